@@ -1,0 +1,105 @@
+# Makefile - the one entry point. See README.md.
+#
+#   make run      boot the kernel in QEMU, console on stdio
+#   make check    host tests + every QEMU configuration; ends "N passed, N failed"
+#   make gdb      QEMU halted with a gdb stub, prints the gdb-multiarch command
+#   make setup    install what is missing (also run by run and check)
+#
+# Variables: ARCH=arm64|microblaze BOARD MEM CPU SMP EL BOOTARGS QEMU_EXTRA TIMEOUT
+
+comma := ,
+ARCH ?= arm64
+ifeq ($(filter arm64 microblaze,$(ARCH)),)
+$(error ARCH must be arm64 or microblaze, not '$(ARCH)')
+endif
+BUILD = build/$(ARCH)
+BOOTARGS ?=
+QEMU_EXTRA ?=
+TIMEOUT ?= 60
+
+include arch/$(ARCH)/arch.mk
+
+CC := $(CROSS_COMPILE)gcc
+OBJCOPY := $(CROSS_COMPILE)objcopy
+HOSTCC ?= cc
+
+INCLUDES := -Iinclude -Ikernel -Imm -Idrivers -Iarch/$(ARCH)/include
+CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -ffreestanding -nostdlib \
+	-fno-stack-protector -fno-omit-frame-pointer -fno-common $(ARCH_CFLAGS) \
+	$(INCLUDES) -DEARLYCON=$(EARLYCON)
+ASFLAGS := $(ARCH_CFLAGS) $(INCLUDES) -D__ASSEMBLER__
+
+SRCS := $(wildcard kernel/*.c) $(wildcard mm/*.c) $(wildcard tests/kernel/*.c) $(ARCH_SRCS)
+OBJS := $(patsubst %,$(BUILD)/obj/%.o,$(SRCS))
+
+.PHONY: all kernel run check gdb setup clean host-tests host-test-list host-dtbs qemu-cmd print-arch
+all: kernel
+
+kernel: $(KERNEL_IMAGE)
+
+$(BUILD)/obj/%.c.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	@$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/obj/%.S.o: %.S
+	@mkdir -p $(dir $@)
+	@echo "  AS      $<"
+	@$(CC) $(ASFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/kernel.elf: $(OBJS) $(LINKER_SCRIPT)
+	@echo "  LD      $@"
+	@$(CC) $(CFLAGS) $(ARCH_LDFLAGS) -T $(LINKER_SCRIPT) -Wl,--build-id=none -o $@ $(OBJS) -lgcc
+
+$(BUILD)/Image: $(BUILD)/kernel.elf
+	@echo "  OBJCOPY $@"
+	@$(OBJCOPY) -O binary $< $@
+
+-include $(OBJS:.o=.d)
+
+setup:
+	@bash tools/setup.sh
+
+# Print the QEMU command line for the current variables (used by the runner).
+qemu-cmd:
+	@echo '$(QEMU_CMD)'
+
+print-arch:
+	@echo '$(ARCH)'
+
+run: setup
+	@$(MAKE) --no-print-directory kernel
+	@bash tools/run-qemu.sh --arch $(ARCH) --timeout 0 --stream --log $(BUILD)/run.log -- $(QEMU_CMD)
+
+gdb: setup
+	@$(MAKE) --no-print-directory kernel
+	@echo "QEMU is waiting for gdb on localhost:1234. In another terminal:"
+	@echo "  gdb-multiarch $(BUILD)/kernel.elf -ex 'set architecture $(GDB_ARCH)' -ex 'target remote localhost:1234'"
+	$(QEMU_CMD) -S -gdb tcp::1234
+
+# Host unit tests: tests/host/<name>.mk files add to HOST_TESTS.
+HOST_TESTS :=
+include $(wildcard tests/host/*.mk)
+HOST_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -fsanitize=address,undefined \
+	-fno-sanitize-recover=all -Iinclude -Ikernel -Imm -Itests/host
+define host_test_rule
+build/host/test_$(1): $$($(1)_SRCS) tests/host/host_env.c $$(wildcard include/*.h tests/host/*.h kernel/*.h mm/*.h)
+	@mkdir -p build/host
+	$$(HOSTCC) $$(HOST_CFLAGS) $$($(1)_CFLAGS) -o $$@ $$($(1)_SRCS) tests/host/host_env.c $$($(1)_LIBS)
+endef
+$(foreach t,$(HOST_TESTS),$(eval $(call host_test_rule,$(t))))
+
+host-tests: $(patsubst %,build/host/test_%,$(HOST_TESTS))
+
+# Print "name|args" per host test for tools/check.sh.
+host-test-list:
+	@$(foreach t,$(HOST_TESTS),echo '$(t)|$($(t)_ARGS)';)
+
+host-dtbs:
+	@bash tools/dump-qemu-dtbs.sh build/dtbs
+
+check: setup
+	@bash tools/check.sh
+
+clean:
+	rm -rf build

@@ -1,0 +1,58 @@
+/*
+ * sysregs.h - arm64 system register values used by the boot code.
+ * Usable from C and assembly. Field names follow the Arm ARM.
+ */
+#ifndef ASM_SYSREGS_H
+#define ASM_SYSREGS_H
+
+#ifdef __ASSEMBLER__
+#define _UL(x)	x
+#else
+#define _UL(x)	x##UL
+#endif
+
+#define HCR_EL2_RW		(1 << 31)	/* EL1 is AArch64 */
+#define CNTHCTL_EL1PCTEN	(1 << 0)	/* EL1 may read CNTPCT_EL0 */
+#define CNTHCTL_EL1PCEN		(1 << 1)	/* EL1 may use the EL1 physical timer */
+#define SPSR_EL1H_MASKED	0x3c5		/* EL1h, D A I F masked */
+
+/* SCTLR_EL1: RES1 bits of ARMv8.0 (11, 20, 22, 23, 28, 29), then M, C, SA, SA0, I. */
+#define SCTLR_EL1_RES1		0x30d00800
+#define SCTLR_EL1_MMU_ON	(SCTLR_EL1_RES1 | (1 << 0) | (1 << 2) | (1 << 3) | (1 << 4) | (1 << 12))
+
+/*
+ * MAIR_EL1 as the boot code loads it. The indices are MT_* in asm/pgtable.h
+ * (setup.c checks the two agree):
+ *   0: Normal write-back RA/WA   1: Device-nGnRE   2: Normal non-cacheable
+ *   3: Device-nGnRnE
+ */
+#define MAIR_EL1_BOOT		0x004404ff
+
+/*
+ * TCR_EL1: 48-bit VA in both halves (T0SZ = T1SZ = 16), 4K granule, table
+ * walks inner/outer write-back cacheable and inner shareable, 16-bit ASIDs
+ * taken from TTBR0 (AS = 1, A1 = 0). IPS is filled in at run time.
+ */
+#define TCR_T0SZ		(_UL(16) << 0)
+#define TCR_IRGN0_WBWA		(_UL(1) << 8)
+#define TCR_ORGN0_WBWA		(_UL(1) << 10)
+#define TCR_SH0_INNER		(_UL(3) << 12)
+#define TCR_TG0_4K		(_UL(0) << 14)
+#define TCR_T1SZ		(_UL(16) << 16)
+#define TCR_IRGN1_WBWA		(_UL(1) << 24)
+#define TCR_ORGN1_WBWA		(_UL(1) << 26)
+#define TCR_SH1_INNER		(_UL(3) << 28)
+#define TCR_TG1_4K		(_UL(2) << 30)
+#define TCR_AS16		(_UL(1) << 36)
+#define TCR_EL1_VALUE		(TCR_T0SZ | TCR_IRGN0_WBWA | TCR_ORGN0_WBWA | TCR_SH0_INNER | \
+				 TCR_TG0_4K | TCR_T1SZ | TCR_IRGN1_WBWA | TCR_ORGN1_WBWA |   \
+				 TCR_SH1_INNER | TCR_TG1_4K | TCR_AS16)
+
+/* Boot-table descriptors (the full format lives in asm/pgtable.h). */
+#define PTE_TABLE		3		/* valid table descriptor */
+/* 2 MiB block: valid block (1), AttrIndx 0 (Normal WB), SH inner (3 << 8), AF (1 << 10). */
+#define BOOT_BLOCK_ATTRS	(1 | (0 << 2) | (3 << 8) | (1 << 10))
+
+#define BOOT_STACK_SIZE		16384
+
+#endif

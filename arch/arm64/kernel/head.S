@@ -1,0 +1,246 @@
+/*
+ * head.S - arm64 kernel entry: Linux Image header, EL2 -> EL1 drop, boot
+ * page tables, MMU on, jump to start_kernel at the kernel's linked address.
+ *
+ * QEMU loads the Image at a 2 MiB-aligned physical address and enters at its
+ * first byte with the MMU off, x0 = physical address of the DTB, at EL1, or
+ * at EL2 with -M virt,virtualization=on.
+ *
+ * The boot tables built here are the smallest that let C run at its linked
+ * virtual address (KIMAGE_VADDR):
+ *   - TTBR1: the whole image, 2 MiB blocks, RWX (replaced by start_kernel
+ *     with a W^X mapping built by mm/ as soon as memory is known);
+ *   - TTBR0: an identity map of the same blocks, so the instruction after
+ *     "MMU on" is still mapped, and so the TTBR1 switch can run from it.
+ * Everything else (DTB, console, RAM) is mapped later by C code through
+ * the page-table choke point.
+ */
+
+#include <asm/sysregs.h>
+
+#define BOOT_MAX_BLOCKS	16	/* image + bss may span at most 32 MiB */
+
+	.section ".head.text", "ax"
+	.globl	_head
+_head:
+	b	primary_entry			/* code0: branch to the real entry */
+	.long	0				/* code1 */
+	.quad	0				/* text_offset: load at a 2 MiB boundary */
+	.quad	_kernel_size			/* image_size, including .bss */
+	.quad	0xa				/* flags: LE, 4K pages, anywhere in RAM */
+	.quad	0				/* res2 */
+	.quad	0				/* res3 */
+	.quad	0				/* res4 */
+	.ascii	"ARM\x64"			/* magic */
+	.long	0				/* res5 (PE header offset) */
+
+	.section ".idmap.text", "ax"
+/*
+ * primary_entry: x0 = DTB physical address. MMU off, any EL1/EL2.
+ * Register use until start_kernel: x19 = DTB PA, x20 = entry EL,
+ * x21 = image PA, x23 = physical counter at entry (boot-time figure).
+ */
+primary_entry:
+	isb					/* do not read the counter early */
+	mrs	x23, cntpct_el0
+	mov	x19, x0
+	mrs	x20, CurrentEL
+	lsr	x20, x20, #2
+	adrp	x21, _text
+	bl	el2_to_el1
+	bl	clear_bss
+	bl	create_boot_tables
+	bl	enable_mmu
+	ldr	x8, =start_high			/* linked (virtual) address */
+	br	x8
+
+/*
+ * el2_to_el1: if entered at EL2, configure EL2 so EL1 runs AArch64 with
+ * access to the counters and no stage-2, then eret to EL1h with DAIF
+ * masked. Returns at EL1. EL3 entry is not supported (QEMU never enters
+ * an Image at EL3): park the CPU.
+ */
+el2_to_el1:
+	cmp	x20, #2
+	b.lo	1f
+	b.hi	3f
+	ldr	x9, =HCR_EL2_RW
+	msr	hcr_el2, x9			/* EL1 is AArch64, no traps */
+	mov	x9, #(CNTHCTL_EL1PCTEN | CNTHCTL_EL1PCEN)
+	msr	cnthctl_el2, x9			/* EL1 may read the physical counter/timer */
+	msr	cntvoff_el2, xzr		/* virtual counter == physical counter */
+	msr	vttbr_el2, xzr
+	ldr	x9, =SCTLR_EL1_RES1
+	msr	sctlr_el1, x9			/* MMU and caches off at EL1 until we enable them */
+	mov	x9, #SPSR_EL1H_MASKED
+	msr	spsr_el2, x9
+	msr	elr_el2, x30			/* "return" to our caller, now at EL1 */
+	isb
+	eret
+1:	ret
+3:	wfe					/* EL3: unsupported, nothing can print yet */
+	b	3b
+
+/*
+ * clear_bss: zero [__bss_start, __bss_end) through physical addresses.
+ * The boot tables and the boot stack live in .bss, so this runs first.
+ */
+clear_bss:
+	adrp	x9, __bss_start
+	add	x9, x9, :lo12:__bss_start
+	adrp	x10, __bss_end
+	add	x10, x10, :lo12:__bss_end
+1:	cmp	x9, x10
+	b.hs	2f
+	stp	xzr, xzr, [x9], #16
+	b	1b
+2:	ret
+
+/*
+ * map_blocks: fill a 3-level chain L0 -> L1 -> L2 with 2 MiB blocks.
+ *   x0 = L0 table PA (L1 at +4K, L2 at +8K), x1 = VA, x2 = PA, x3 = nr blocks,
+ *   x4 = block attributes.
+ * The blocks must not cross a 1 GiB boundary (checked by the caller).
+ */
+map_blocks:
+	add	x5, x0, #4096			/* L1 */
+	add	x6, x0, #8192			/* L2 */
+	ubfx	x7, x1, #39, #9			/* L0 index */
+	orr	x8, x5, #PTE_TABLE
+	str	x8, [x0, x7, lsl #3]
+	ubfx	x7, x1, #30, #9			/* L1 index */
+	orr	x8, x6, #PTE_TABLE
+	str	x8, [x5, x7, lsl #3]
+	ubfx	x7, x1, #21, #9			/* first L2 index */
+	orr	x8, x2, x4			/* first block descriptor */
+1:	str	x8, [x6, x7, lsl #3]
+	add	x7, x7, #1
+	add	x8, x8, #(1 << 21)
+	subs	x3, x3, #1
+	b.ne	1b
+	ret
+
+/*
+ * create_boot_tables: identity-map and KIMAGE_VADDR-map the image's 2 MiB
+ * blocks. The tables were zeroed with .bss; with the MMU off these stores
+ * are non-cacheable, and the walker (which reads through the caches once
+ * the MMU is on) must not see stale lines: invalidate them afterwards.
+ */
+create_boot_tables:
+	mov	x28, x30
+	adrp	x9, _end
+	add	x9, x9, :lo12:_end
+	sub	x9, x9, x21			/* image size in bytes */
+	mov	x10, #((1 << 21) - 1)
+	add	x9, x9, x10
+	lsr	x22, x9, #21			/* nr of 2 MiB blocks */
+	cmp	x22, #BOOT_MAX_BLOCKS
+	b.hi	.				/* image too large for the boot map */
+	add	x9, x21, x22, lsl #21
+	sub	x9, x9, #1
+	eor	x9, x9, x21
+	lsr	x9, x9, #30
+	cbnz	x9, .				/* image crosses a 1 GiB boundary */
+
+	adrp	x0, boot_idmap_tables
+	mov	x1, x21
+	mov	x2, x21
+	mov	x3, x22
+	ldr	x4, =BOOT_BLOCK_ATTRS
+	bl	map_blocks
+
+	adrp	x0, boot_kimage_tables
+	ldr	x1, =_text
+	mov	x2, x21
+	mov	x3, x22
+	ldr	x4, =BOOT_BLOCK_ATTRS
+	bl	map_blocks
+
+	adrp	x0, boot_idmap_tables
+	add	x1, x0, #(6 * 4096)		/* both table sets are contiguous */
+	dmb	sy				/* table stores before the invalidation */
+1:	dc	ivac, x0			/* drop any stale cache line of the tables */
+	add	x0, x0, #64
+	cmp	x0, x1
+	b.lo	1b
+	dsb	sy				/* invalidation complete before the walker runs */
+	mov	x30, x28
+	ret
+
+/*
+ * enable_mmu: program MAIR/TCR/TTBRs and turn on stage-1 translation with
+ * caches. TCR.IPS comes from ID_AA64MMFR0_EL1.PARange, capped at 48 bits.
+ */
+enable_mmu:
+	ldr	x9, =MAIR_EL1_BOOT
+	msr	mair_el1, x9
+	ldr	x9, =TCR_EL1_VALUE
+	mrs	x10, id_aa64mmfr0_el1
+	and	x10, x10, #0xf			/* PARange */
+	cmp	x10, #5
+	mov	x11, #5
+	csel	x10, x10, x11, lo		/* at most 48-bit PA */
+	bfi	x9, x10, #32, #3		/* TCR.IPS */
+	msr	tcr_el1, x9
+	adrp	x9, boot_idmap_tables
+	msr	ttbr0_el1, x9
+	adrp	x9, boot_kimage_tables
+	msr	ttbr1_el1, x9
+	isb					/* registers above in effect before the TLBI */
+	tlbi	vmalle1				/* nothing may survive from firmware */
+	dsb	nsh				/* TLBI complete before the MMU goes on */
+	ldr	x9, =SCTLR_EL1_MMU_ON
+	msr	sctlr_el1, x9
+	isb					/* later fetches use the new translation */
+	ret
+
+/*
+ * arm64_replace_ttbr1(x0 = new TTBR1 value): switch the kernel's tables.
+ * Runs from the identity map, because between the two TTBR1 writes no
+ * kernel virtual address is mapped. Going through an empty table with a
+ * full TLB invalidation in between means no translation of the old tables
+ * can coexist with one of the new tables (no TLB conflict, even where a
+ * 2 MiB block becomes pages).
+ *   x1 = PA of an all-zero table.
+ */
+	.globl	arm64_replace_ttbr1_phys
+arm64_replace_ttbr1_phys:
+	msr	ttbr1_el1, x1			/* kernel half now translates nothing */
+	isb
+	tlbi	vmalle1
+	dsb	nsh				/* old kernel translations gone */
+	msr	ttbr1_el1, x0
+	isb					/* new tables in use from here */
+	ret
+	.ltorg
+
+	.text
+start_high:
+	adrp	x9, boot_stack_top
+	add	x9, x9, :lo12:boot_stack_top
+	mov	sp, x9
+	adrp	x9, vectors
+	add	x9, x9, :lo12:vectors
+	msr	vbar_el1, x9
+	isb
+	mov	x0, x19				/* DTB PA */
+	mov	x1, x20				/* entry EL */
+	mov	x2, x21				/* image PA */
+	mov	x3, x23				/* counter at entry */
+	mov	x29, xzr
+	mov	x30, xzr
+	bl	start_kernel
+1:	wfe					/* start_kernel never returns */
+	b	1b
+
+	.section ".bss", "aw", %nobits
+	.balign	4096
+	.globl	boot_idmap_tables, boot_kimage_tables, boot_stack_top
+boot_idmap_tables:
+	.space	3 * 4096			/* L0, L1, L2 */
+boot_kimage_tables:
+	.space	3 * 4096
+	.balign	16
+boot_stack:
+	.space	BOOT_STACK_SIZE
+boot_stack_top:

@@ -1,0 +1,250 @@
+/*
+ * setup.c - arm64 boot glue between head.S and the generic kernel_main().
+ *
+ * head.S leaves us at KIMAGE_VADDR with two static boot tables: an
+ * identity map of the image (TTBR0) and a 2 MiB-block RWX map of the image
+ * (TTBR1, boot_kimage_tables). From here:
+ *
+ *   start_kernel   tell mm/ where the image is, hang the fixmap off the boot
+ *                  root, start the early console, map the DTB, kernel_main();
+ *   arch_mm_init   build the final kernel root (swapper_pg_dir): the image
+ *                  with W^X, the fixmap and ioremap subtrees shared with the
+ *                  boot root; switch TTBR1 to it from the identity map; then
+ *                  build the linear map in it.
+ */
+#include "types.h"
+#include "printk.h"
+#include "kstring.h"
+#include "arch.h"
+#include "kernel.h"
+#include "ktest.h"
+#include "memblock.h"
+#include "page_alloc.h"
+#include "pgtable.h"
+#include "fixmap.h"
+#include "ioremap.h"
+#include "linear_map.h"
+#include "ptdump.h"
+#include "arch_arm64.h"
+#include "params.h"
+#include <asm/memlayout.h>
+#include <asm/sysregs.h>
+
+_Static_assert(MAIR_EL1_BOOT == MAIR_EL1_VALUE, "head.S and asm/pgtable.h disagree on MAIR_EL1");
+
+/* Largest device tree we map (QEMU pads its DTB to 1 MiB). */
+#define DTB_MAX_SIZE	(FIX_DTB_PAGES * PAGE_SIZE - PAGE_SIZE)
+
+u64 arm64_entry_el;
+static phys_addr_t kimage_pa;
+static u64 entry_counter;
+
+static struct pt_space boot_space;	/* boot_kimage_tables, live until the switch */
+static struct pt_space kernel_space;	/* swapper_pg_dir, live after arch_mm_init */
+static pteval_t swapper_pg_dir[PAGE_SIZE / sizeof(pteval_t)] __attribute__((aligned(PAGE_SIZE)));
+static pteval_t empty_root[PAGE_SIZE / sizeof(pteval_t)] __attribute__((aligned(PAGE_SIZE)));
+
+extern pteval_t boot_kimage_tables[];
+extern char _text[], _etext[], __start_rodata[], __end_rodata[], _data[], _end[];
+extern char __idmap_text_start[];
+extern void arm64_replace_ttbr1_phys(u64 ttbr1, u64 zero_table_pa);
+void pl011_console_start(void *base);
+void start_kernel(u64 dtb_pa, u64 el, u64 image_pa, u64 counter0);
+
+
+/* Physical address of a symbol inside the image. */
+static phys_addr_t kpa(const void *sym)
+{
+	return pt_kimage_pa((unsigned long)sym);
+}
+
+/* Map the DTB at dtb_pa: first its header, then as much as it says it needs. */
+static const void *map_dtb(phys_addr_t dtb_pa, u32 *mapped)
+{
+	const u8 *hdr;
+	u32 size;
+
+	if (!dtb_pa)
+		panic("no device tree: the boot loader passed x0 = 0");
+	hdr = fixmap_map_dtb(dtb_pa, 8);
+	size = (u32)hdr[4] << 24 | (u32)hdr[5] << 16 | (u32)hdr[6] << 8 | hdr[7];
+	size = MIN(MAX(size, 64u), (u32)DTB_MAX_SIZE);
+	*mapped = size;
+	return fixmap_map_dtb(dtb_pa, size);
+}
+
+void start_kernel(u64 dtb_pa, u64 el, u64 image_pa, u64 counter0)
+{
+	const void *dtb;
+	u32 dtb_size;
+
+	arm64_entry_el = el;
+	kimage_pa = image_pa;
+	entry_counter = counter0;
+	pt_init(image_pa, (unsigned long)_text, (u64)(_end - _text));
+	pt_mmu_enabled();
+	pt_space_init(&boot_space, kpa(boot_kimage_tables), 0, PT_ASID_KERNEL);
+	fixmap_init(&boot_space);
+	ioremap_set_space(&boot_space);
+	pl011_console_start(fixmap_map(FIX_CONSOLE, EARLYCON, PT_READ | PT_WRITE | PT_DEVICE));
+	dtb = map_dtb(dtb_pa, &dtb_size);
+	kernel_main(dtb, dtb_size, dtb_pa);
+}
+
+void arch_reserve_memory(void)
+{
+	memblock_reserve(kimage_pa, (u64)(_end - _text), "kernel image");
+}
+
+/* Map [start, end) of the image at its link address with prot, in pages
+ * (and contiguous runs of pages where aligned). */
+static void map_image_part(const char *start, const char *end, unsigned prot)
+{
+	if (!pt_map_range(&kernel_space, (unsigned long)start, kpa(start), (u64)(end - start), prot,
+			  PT_LEAF(PT_LEVELS - 1) | PT_ALLOW_CONT))
+		panic("mapping the kernel image: out of memory");
+}
+
+/* The image with W^X: text RX, rodata R, data+bss RW NX (rodata=off: all RWX). */
+static void map_image(void)
+{
+	if (opt_rodata == RODATA_OFF) {
+		map_image_part(_text, _end, PT_READ | PT_WRITE | PT_EXEC);
+		return;
+	}
+	map_image_part(_text, _etext, PT_READ | PT_EXEC);
+	map_image_part(__start_rodata, __end_rodata, PT_READ);
+	map_image_part(_data, _end, PT_READ | PT_WRITE);
+}
+
+/* Make the level-0 entry covering va in kernel_space point at the same
+ * subtree as in boot_space (the fixmap and ioremap areas). */
+static void share_subtree(unsigned long va)
+{
+	struct pt_cursor from, to;
+
+	pt_walk(&boot_space, va, 0, false, &from);
+	pt_walk(&kernel_space, va, 0, false, &to);
+	if (!arch_pte_valid(from.val))
+		return;
+	pte_update(&kernel_space, to.ptep, to.val, from.val, to.va, 0);
+}
+
+/*
+ * Switch TTBR1 to swapper_pg_dir. The switch runs from the identity map
+ * (TTBR0), because in between TTBR1 points at an empty table and no kernel
+ * address translates.
+ */
+static void switch_to_swapper(void)
+{
+	unsigned long off = (unsigned long)arm64_replace_ttbr1_phys - (unsigned long)_text;
+	void (*replace)(u64, u64) = (void (*)(u64, u64))(kimage_pa + off);
+
+	replace(kpa(swapper_pg_dir), kpa(empty_root));
+}
+
+void arch_mm_init(void)
+{
+	struct linear_map_config cfg = {
+		.rodata = opt_rodata,
+		.mode = opt_linear_map,
+		.ro_start = kpa(_text),
+		.ro_end = kpa(__end_rodata),
+	};
+
+	pt_space_init(&kernel_space, kpa(swapper_pg_dir), 0, PT_ASID_KERNEL);
+	map_image();
+	share_subtree(FIXMAP_BASE);
+	share_subtree(IOREMAP_BASE);
+	switch_to_swapper();
+	ioremap_set_space(&kernel_space);
+	linear_map_build(&kernel_space, &cfg);
+}
+
+void arch_setup_dt(const struct fdt *fdt)
+{
+	psci_init(fdt);
+}
+
+void arch_mm_ready(void)
+{
+	pt_use_page_allocator();
+}
+
+void arch_ptdump(void)
+{
+	ptdump_kernel(&kernel_space);
+}
+
+const struct pt_space *arch_kernel_space(void)
+{
+	return &kernel_space;
+}
+
+void *phys_to_virt(phys_addr_t pa)
+{
+	return (void *)pt_linear_va(pa);
+}
+
+phys_addr_t virt_to_phys(const void *va)
+{
+	return pt_linear_pa((unsigned long)va);
+}
+
+/* Nanoseconds of counter time since entry. CNTFRQ is 62.5 MHz on QEMU. */
+u64 arch_time_ns(void)
+{
+	u64 freq = read_sysreg(cntfrq_el0);
+	u64 ticks;
+
+	__asm__ volatile("isb" ::: "memory");	/* do not read the counter early */
+	ticks = read_sysreg(cntpct_el0) - entry_counter;
+	if (!freq)
+		return 0;
+	return ticks / freq * 1000000000ull + ticks % freq * 1000000000ull / freq;
+}
+
+void arch_banner(void)
+{
+	u64 midr = read_sysreg(midr_el1);
+	u64 mmfr2 = read_sysreg(id_aa64mmfr2_el1);
+
+	printk("cpu: MIDR_EL1 0x%08llx (implementer 0x%02llx, part 0x%03llx, variant %llu, revision %llu)\n",
+	       (unsigned long long)midr, (unsigned long long)(midr >> 24) & 0xff,
+	       (unsigned long long)(midr >> 4) & 0xfff, (unsigned long long)(midr >> 20) & 0xf,
+	       (unsigned long long)midr & 0xf);
+	printk("cpu: entered at EL%llu%s, running at EL1; FEAT_BBM level %llu\n",
+	       (unsigned long long)arm64_entry_el, arm64_entry_el == 2 ? " (dropped to EL1)" : "",
+	       (unsigned long long)(mmfr2 >> 52) & 0xf);
+}
+
+/* ktest dt_matches_qemu: the arm64 keys el, cpu and gic. */
+void arch_ktest_expect(const char *key, const char *val)
+{
+	const struct fdt *fdt = kernel_fdt();
+
+	if (strcmp(key, "el") == 0) {
+		ktest_ok(arm64_entry_el == (u64)(val[0] - '0'), "entered at EL%llu, QEMU was asked for EL%s",
+			 (unsigned long long)arm64_entry_el, val);
+	} else if (strcmp(key, "cpu") == 0) {
+		u64 part = (read_sysreg(midr_el1) >> 4) & 0xfff;
+		u64 want = strcmp(val, "cortex-a72") == 0 ? 0xd08 : strcmp(val, "cortex-a53") == 0 ? 0xd03 :
+			   strcmp(val, "cortex-a57") == 0 ? 0xd07 : strcmp(val, "max") == 0 ? 0x051 : ~0ull;
+
+		ktest_ok(part == want, "MIDR part 0x%03llx is what -cpu %s reports", (unsigned long long)part, val);
+	} else if (strcmp(key, "gic") == 0) {
+		const char *compat = val[0] == '3' ? "arm,gic-v3" : "arm,cortex-a15-gic";
+
+		ktest_ok(fdt_node_by_compatible(fdt, -1, compat) >= 0, "interrupt controller is %s", compat);
+	} else {
+		ktest_ok(false, "unknown expect key '%s'", key);
+	}
+}
+
+void arch_poweroff(int status)
+{
+	printk("kernel-exit: status=%d\n", status);
+	psci_system_off();
+	for (;;)
+		__asm__ volatile("wfi");
+}

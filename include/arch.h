@@ -1,0 +1,50 @@
+/*
+ * arch.h - what kernel/ asks of the architecture. Each arch implements
+ * these in arch/<arch>/kernel/. kernel/ includes no other arch header.
+ */
+#ifndef ARCH_H
+#define ARCH_H
+
+#include "types.h"
+
+struct fdt;
+
+/* Stop the machine: print the exit marker with status, then power off
+ * (or wait for the runner to end QEMU where no power-off device exists). */
+void arch_poweroff(int status) __attribute__((noreturn));
+
+/* Print the arch lines of the boot banner (CPU id, entry privilege level). */
+void arch_banner(void);
+
+/* Nanoseconds of guest time since the counter started (under
+ * -icount shift=0 one nanosecond is one guest instruction). */
+u64 arch_time_ns(void);
+
+/* Map size bytes of device registers at pa; returns the kernel VA. Panics
+ * (with the address) if the mapping cannot be made. */
+void *ioremap(phys_addr_t pa, u64 size);
+
+
+
+/* Reserve in memblock what the arch owns in RAM (at least the kernel image). */
+void arch_reserve_memory(void);
+
+/* Build the kernel's final page tables (image with W^X, linear map of all
+ * memblock RAM, device mappings made so far) and switch to them. After it,
+ * phys_to_virt() works for all RAM. */
+void arch_mm_init(void);
+
+/* The device tree has been validated: read what the arch needs from it
+ * (arm64: the PSCI conduit). */
+void arch_setup_dt(const struct fdt *fdt);
+
+/* The buddy allocator is up: page-table pages come from it from now on. */
+void arch_mm_ready(void);
+
+/* Print the kernel page tables (bootarg ptdump). */
+void arch_ptdump(void);
+
+/* ktest dt_matches_qemu: check one arch-specific expectation key:value
+ * (e.g. cpu:cortex-a72, el:2, gic:3) with ktest_ok(); unknown keys fail. */
+void arch_ktest_expect(const char *key, const char *value);
+#endif

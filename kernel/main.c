@@ -1,0 +1,123 @@
+/*
+ * main.c - the architecture-independent boot sequence.
+ *
+ * arch code enters kernel_main() with the MMU on, running at the image's
+ * linked address, with the DTB mapped and an early console (the board's
+ * UART named at build time) registered. From here on everything comes from
+ * the device tree.
+ */
+#include "types.h"
+#include "printk.h"
+#include "kstring.h"
+#include "arch.h"
+#include "fdt.h"
+#include "driver.h"
+#include "params.h"
+#include "ktest.h"
+#include "memblock.h"
+#include "page_alloc.h"
+#include "kernel.h"
+
+static struct fdt boot_fdt;
+static struct fdt_boot_info boot_info;
+static char cmdline[1024];
+
+const struct fdt *kernel_fdt(void)
+{
+	return &boot_fdt;
+}
+
+const struct fdt_boot_info *kernel_boot_info(void)
+{
+	return &boot_info;
+}
+
+/* Validate the DTB and gather memory, reservations and /chosen; any error
+ * stops the boot with the reader's message. */
+static void read_device_tree(const void *dtb, u32 max_size)
+{
+	char err[160];
+	int rc = fdt_open(&boot_fdt, dtb, max_size, err, sizeof(err));
+
+	if (rc)
+		panic("malformed device tree: %s", err);
+	rc = fdt_scan_boot_info(&boot_fdt, &boot_info, err, sizeof(err));
+	if (rc)
+		panic("device tree: %s", err);
+}
+
+/* Hand RAM and every reservation to memblock. */
+static void setup_memblock(phys_addr_t dtb_pa)
+{
+	const struct fdt_boot_info *bi = &boot_info;
+
+	for (int i = 0; i < bi->nmem; i++)
+		memblock_add(bi->mem[i].base, bi->mem[i].size);
+	arch_reserve_memory();
+	memblock_reserve(dtb_pa, boot_fdt.totalsize, "device tree");
+	if (bi->has_initrd)
+		memblock_reserve(bi->initrd_start, bi->initrd_end - bi->initrd_start, "initrd");
+	for (int i = 0; i < bi->nreserved; i++)
+		memblock_reserve(bi->reserved[i].base, bi->reserved[i].size, "reserved-memory");
+}
+
+/* Copy /chosen/bootargs (the DTB stays read-only) and parse it. */
+static void parse_bootargs(void)
+{
+	const char *src = boot_info.bootargs ? boot_info.bootargs : "";
+	size_t n = strlen(src);
+
+	if (n >= sizeof(cmdline))
+		printk("bootargs: command line longer than %zu bytes, truncated\n", sizeof(cmdline) - 1);
+	snprintk(cmdline, sizeof(cmdline), "%s", src);
+	bootargs_parse(cmdline, kernel_params, kernel_nparams);
+}
+
+static void print_banner(phys_addr_t dtb_pa)
+{
+	const struct fdt_boot_info *bi = &boot_info;
+	struct page_stats st;
+	u64 total = 0;
+
+	printk("Teaching kernel booting\n");
+	arch_banner();
+	for (int i = 0; i < bi->nmem; i++) {
+		printk("memory: bank %d: 0x%llx-0x%llx (%llu MiB)\n", i,
+		       (unsigned long long)bi->mem[i].base,
+		       (unsigned long long)(bi->mem[i].base + bi->mem[i].size - 1),
+		       (unsigned long long)(bi->mem[i].size >> 20));
+		total += bi->mem[i].size;
+	}
+	page_alloc_stats(&st);
+	printk("memory: %llu MiB in %d bank(s), %llu KiB free after boot\n",
+	       (unsigned long long)(total >> 20), bi->nmem,
+	       (unsigned long long)(st.free_pages << PAGE_SHIFT >> 10));
+	printk("dtb: 0x%llx (%u bytes)\n", (unsigned long long)dtb_pa, boot_fdt.totalsize);
+	printk("bootargs: \"%s\"\n", bi->bootargs ? bi->bootargs : "");
+	printk("boot time: %llu ns of guest time since entry\n",
+	       (unsigned long long)arch_time_ns());
+}
+
+void kernel_main(const void *dtb, u32 dtb_max_size, phys_addr_t dtb_pa)
+{
+	int failures = 0;
+
+	read_device_tree(dtb, dtb_max_size);
+	arch_setup_dt(&boot_fdt);
+	setup_memblock(dtb_pa);
+	parse_bootargs();
+	if (!console_bind(&boot_fdt))
+		printk("console: staying on the early console\n");
+	arch_mm_init();
+	page_alloc_init();
+	arch_mm_ready();
+	print_banner(dtb_pa);
+	if (opt_help)
+		bootargs_print_help(kernel_params, kernel_nparams);
+	if (opt_ptdump)
+		arch_ptdump();
+	if (opt_ktest)
+		failures = ktest_run(opt_ktest);
+	printk("boot complete\n");
+	arch_poweroff(failures ? 1 : 0);
+}

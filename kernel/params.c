@@ -1,0 +1,36 @@
+/*
+ * params.c - the table of boot options. The README's bootarg table lists
+ * the same options; tests/host/test_readme_params.sh checks they agree.
+ */
+#include "params.h"
+#include "page_alloc.h"
+#include "linear_map.h"
+
+bool opt_ptdump;
+bool opt_help;
+const char *opt_ktest;
+const char *opt_expect;
+int opt_rodata = RODATA_FULL;
+int opt_linear_map = LINEAR_MAP_BLOCK;
+
+/* Choice lists, in the order of the RODATA_* and LINEAR_MAP_* values. */
+static const char *const rodata_choices[] = { "off", "on", "full", NULL };
+static const char *const linear_map_choices[] = { "pte", "cont", "block", NULL };
+_Static_assert(RODATA_OFF == 0 && RODATA_ON == 1 && RODATA_FULL == 2, "rodata choices");
+_Static_assert(LINEAR_MAP_PTE == 0 && LINEAR_MAP_CONT == 1 && LINEAR_MAP_BLOCK == 2, "linear_map choices");
+
+const struct bootarg kernel_params[] = {
+	{ "help", BA_FLAG, &opt_help, NULL, "print this table at boot" },
+	{ "ktest", BA_STRING, &opt_ktest, NULL,
+	  "run in-kernel tests: all, or a comma list of names; TAP on the console" },
+	{ "expect", BA_STRING, &opt_expect, NULL,
+	  "for ktest dt_matches_qemu: what QEMU was asked for, e.g. mem:512M,cpu:max,el:1,gic:2" },
+	{ "ptdump", BA_FLAG, &opt_ptdump, NULL, "print the kernel page tables after boot" },
+	{ "rodata", BA_CHOICE, &opt_rodata, rodata_choices,
+	  "full (default): image text+rodata and its linear-map alias read-only; on: alias left writable; off: image RWX" },
+	{ "linear_map", BA_CHOICE, &opt_linear_map, linear_map_choices,
+	  "what the linear map may use: block (default: 1G/2M blocks, contiguous runs), cont (pages and 64K runs), pte (pages only)" },
+	{ "init_on_alloc", BA_BOOL, &init_on_alloc, NULL, "zero pages when allocated (default 0)" },
+	{ "init_on_free", BA_BOOL, &init_on_free, NULL, "zero pages when freed (default 0)" },
+};
+const int kernel_nparams = ARRAY_SIZE(kernel_params);

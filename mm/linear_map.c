@@ -1,0 +1,285 @@
+/*
+ * linear_map.c - build the linear map, and split it live for set_memory_*().
+ *
+ * Splitting a live kernel mapping is the delicate part. While the old block
+ * (or contiguous run) is invalid, nothing may touch its virtual range:
+ *   - the table page holding the descriptor may lie inside the block: we
+ *     declare the block's physical range with pt_break_begin() first, so
+ *     pt_page_va() reaches that page through the fixmap (or the image
+ *     alias) instead of the linear map, and re-walk to get the pointer;
+ *   - the new table page may lie inside the block: it is filled before it
+ *     is linked, through the same rule, and the BBM's dsb ishst makes its
+ *     contents visible to the walkers before the table descriptor is;
+ *   - the current stack may lie inside the block: the invalid window is a
+ *     single asm sequence (arch_bbm_run) that keeps everything in
+ *     registers, so no stack access happens until the new entry is live.
+ * A split never changes what any address translates to, only the leaf
+ * sizes, so after it the linear alias of every page is valid again.
+ */
+#include "linear_map.h"
+#include "memblock.h"
+
+static struct {
+	const struct pt_space *kernel;
+	struct linear_map_config cfg;
+	unsigned allowed;        /* PT_LEAF / PT_ALLOW_CONT mask from cfg.mode */
+	phys_addr_t base;        /* PA mapped at PAGE_OFFSET */
+	unsigned long end;       /* first VA past the highest bank */
+} lm;
+
+static bool streq(const char *a, const char *b)
+{
+	while (*a && *a == *b) {
+		a++;
+		b++;
+	}
+	return *a == *b;
+}
+
+bool linear_map_parse_rodata(const char *s, int *out)
+{
+	if (streq(s, "full"))
+		*out = RODATA_FULL;
+	else if (streq(s, "on"))
+		*out = RODATA_ON;
+	else if (streq(s, "off"))
+		*out = RODATA_OFF;
+	else
+		return false;
+	return true;
+}
+
+bool linear_map_parse_mode(const char *s, int *out)
+{
+	if (streq(s, "block"))
+		*out = LINEAR_MAP_BLOCK;
+	else if (streq(s, "cont"))
+		*out = LINEAR_MAP_CONT;
+	else if (streq(s, "pte"))
+		*out = LINEAR_MAP_PTE;
+	else
+		return false;
+	return true;
+}
+
+static unsigned allowed_for_mode(int mode)
+{
+	switch (mode) {
+	case LINEAR_MAP_PTE:
+		return PT_LEAF(PT_LAST_LEVEL);
+	case LINEAR_MAP_CONT:
+		return PT_LEAF(PT_LAST_LEVEL) | PT_ALLOW_CONT;
+	default:
+		return PT_LEAF_ANY | PT_ALLOW_CONT;
+	}
+}
+
+static unsigned long lm_va(phys_addr_t pa)
+{
+	return PAGE_OFFSET + (unsigned long)(pa - lm.base);
+}
+
+static phys_addr_t lm_pa(unsigned long va)
+{
+	return lm.base + (va - PAGE_OFFSET);
+}
+
+unsigned long linear_map_end(void)
+{
+	return lm.end;
+}
+
+/* ---- building ---- */
+
+/* Map the physical range [start, end) (if not empty) with prot. */
+static void map_piece(phys_addr_t start, phys_addr_t end, unsigned prot)
+{
+	if (start >= end)
+		return;
+	if (!pt_map_range(lm.kernel, lm_va(start), start, end - start, prot, lm.allowed))
+		panic("linear map: out of memory mapping 0x%llx-0x%llx", (pt_ull)start, (pt_ull)end);
+}
+
+/*
+ * Map one bank. Under rodata=full the image's text+rodata alias is its own
+ * piece, read-only, so only its edges are mapped with smaller leaves.
+ */
+static void map_bank(phys_addr_t start, phys_addr_t end)
+{
+	phys_addr_t ro_s = lm.cfg.ro_start, ro_e = lm.cfg.ro_end;
+
+	if (lm.cfg.rodata != RODATA_FULL || ro_e <= start || ro_s >= end) {
+		map_piece(start, end, PT_KERNEL_RW);
+		return;
+	}
+	map_piece(start, MAX(start, ro_s), PT_KERNEL_RW);
+	map_piece(MAX(start, ro_s), MIN(end, ro_e), PT_KERNEL_RO);
+	map_piece(MIN(end, ro_e), end, PT_KERNEL_RW);
+}
+
+void linear_map_build(const struct pt_space *kernel, const struct linear_map_config *cfg)
+{
+	int nbanks = memblock_ram_count();
+	phys_addr_t base;
+	u64 size;
+
+	PT_ASSERT(nbanks > 0, "no RAM banks (%d)", nbanks);
+	lm.kernel = kernel;
+	lm.cfg = *cfg;
+	lm.cfg.ro_start = ALIGN_DOWN(cfg->ro_start, (u64)PAGE_SIZE);
+	lm.cfg.ro_end = ALIGN_UP(cfg->ro_end, (u64)PAGE_SIZE);
+	lm.allowed = allowed_for_mode(cfg->mode);
+	memblock_ram_range(0, &base, &size);
+	lm.base = ALIGN_DOWN(base, pt_level_size(PT_LARGEST_LEAF_LEVEL));
+	for (int i = 0; i < nbanks; i++) {
+		memblock_ram_range(i, &base, &size);
+		phys_addr_t s = ALIGN_UP(base, (u64)PAGE_SIZE);
+		phys_addr_t e = ALIGN_DOWN(base + size, (u64)PAGE_SIZE);
+
+		PT_ASSERT(e - lm.base <= PAGE_END - PAGE_OFFSET, "bank 0x%llx-0x%llx beyond the linear map",
+			  (pt_ull)base, (pt_ull)(base + size));
+		map_bank(s, e);
+		lm.end = MAX(lm.end, lm_va(e));
+	}
+	pt_linear_map_live(lm.base);
+}
+
+/* ---- splitting ---- */
+
+/* Clear the contiguous bit on the whole run holding c: BBM over all its entries. */
+static void unfold_run(const struct pt_cursor *c)
+{
+	unsigned long n = arch_pt_cont_entries(c->level);
+	u64 run = pt_run_size(c->level);
+	unsigned long run_va = ALIGN_DOWN(c->va, run);
+	struct pt_cursor r;
+	pteval_t first;
+
+	pt_break_begin(lm_pa(run_va), run);
+	pt_walk(lm.kernel, run_va, c->level, false, &r);   /* pointer through a safe alias */
+	first = arch_pte_read(r.ptep);
+	PT_ASSERT(arch_pte_is_cont(first), "va 0x%lx: run start 0x%llx lost its CONT bit", run_va,
+		  (pt_ull)first);
+	first = arch_pte_mk_leaf(arch_pte_pa(first), arch_pte_prot(first) & ~PT_CONT, c->level);
+	pte_update_run(lm.kernel, r.ptep, n, first, run_va, c->level);
+	pt_break_end();
+}
+
+/* Fill the unlinked table t (of 'level') with leaves covering pa onwards. */
+static void fill_table(phys_addr_t t, int level, phys_addr_t pa, unsigned prot)
+{
+	pteval_t *p = pt_page_va(t, level);
+	u64 size = pt_level_size(level);
+
+	if ((lm.allowed & PT_ALLOW_CONT) && arch_pt_cont_entries(level) > 1)
+		prot |= PT_CONT;
+	for (unsigned long i = 0; i < arch_pt_entries(level); i++)
+		pt_write_new(&p[i], arch_pte_mk_leaf(pa + i * size, prot, level));
+}
+
+/* Replace the block at c by a table of next-level leaves mapping the same. */
+static int split_block(const struct pt_cursor *c)
+{
+	u64 size = pt_level_size(c->level);
+	phys_addr_t pa = arch_pte_pa(c->val);
+	unsigned prot = arch_pte_prot(c->val) & ~PT_CONT;
+	struct pt_cursor r;
+	phys_addr_t t;
+
+	pt_break_begin(pa, size);
+	t = pxd_alloc(lm.kernel, c->level + 1);
+	if (!t) {
+		pt_break_end();
+		return -LM_ENOMEM;
+	}
+	fill_table(t, c->level + 1, pa, prot);
+	pt_walk(lm.kernel, c->va, c->level, false, &r);    /* pointer through a safe alias */
+	pte_update(lm.kernel, r.ptep, r.val, arch_pte_mk_table(t, false), r.va, r.level);
+	pt_break_end();
+	return 0;
+}
+
+int linear_map_split(unsigned long addr)
+{
+	for (;;) {
+		struct pt_cursor c;
+
+		pt_walk(lm.kernel, addr, PT_LAST_LEVEL, false, &c);
+		if (!arch_pte_valid(c.val))
+			return 0;
+		if (arch_pte_is_cont(c.val) && !IS_ALIGNED(addr, pt_run_size(c.level))) {
+			unfold_run(&c);
+			continue;
+		}
+		if (IS_ALIGNED(addr, pt_level_size(c.level)))
+			return 0;
+		int err = split_block(&c);
+		if (err)
+			return err;
+	}
+}
+
+/* Apply (prot | set) & ~clear to every leaf in [start, end), whole leaves only. */
+static void change_leaves(unsigned long start, unsigned long end, unsigned set, unsigned clear)
+{
+	unsigned long va = start;
+
+	while (va < end) {
+		struct pt_cursor c;
+		unsigned long n;
+		pteval_t nv;
+
+		pt_walk(lm.kernel, va, PT_LAST_LEVEL, false, &c);
+		if (!arch_pte_valid(c.val)) {
+			va = c.va + pt_level_size(c.level);   /* a hole between banks */
+			continue;
+		}
+		n = arch_pte_is_cont(c.val) ? arch_pt_cont_entries(c.level) : 1;
+		PT_ASSERT(c.va == va && end - va >= n * pt_level_size(c.level),
+			  "leaf at 0x%lx (level %d, %lu entries) straddles [0x%lx, 0x%lx)", c.va,
+			  c.level, n, start, end);
+		nv = arch_pte_mk_leaf(arch_pte_pa(c.val), (arch_pte_prot(c.val) | set) & ~clear,
+				      c.level);
+		pte_update_run(lm.kernel, c.ptep, n, nv, va, c.level);
+		va += n * pt_level_size(c.level);
+	}
+}
+
+static int change_range(unsigned long addr, int npages, unsigned set, unsigned clear)
+{
+	unsigned long end = addr + (unsigned long)npages * PAGE_SIZE;
+	int err;
+
+	if (npages < 0 || !IS_ALIGNED(addr, PAGE_SIZE) || addr < PAGE_OFFSET || end > lm.end ||
+	    end < addr || !lm.kernel)
+		return -LM_EINVAL;
+	if (npages == 0)
+		return 0;
+	err = linear_map_split(addr);
+	if (!err)
+		err = linear_map_split(end);
+	if (err)
+		return err;
+	change_leaves(addr, end, set, clear);
+	return 0;
+}
+
+int set_memory_ro(unsigned long addr, int npages)
+{
+	return change_range(addr, npages, 0, PT_WRITE);
+}
+
+int set_memory_rw(unsigned long addr, int npages)
+{
+	return change_range(addr, npages, PT_WRITE, 0);
+}
+
+int set_memory_nx(unsigned long addr, int npages)
+{
+	return change_range(addr, npages, 0, PT_EXEC);
+}
+
+int set_memory_x(unsigned long addr, int npages)
+{
+	return change_range(addr, npages, PT_EXEC, 0);
+}

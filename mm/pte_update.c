@@ -1,0 +1,191 @@
+/*
+ * pte_update.c - the one place where a live descriptor is written.
+ *
+ * Every change to a descriptor that a table walker can reach - kernel or
+ * user tables, any level - goes through pte_update_run() below (directly,
+ * or through pte_update / pte_update_inplace). It chooses between:
+ *
+ *   in place   write the new value(s); dsb ishst; TLBI what the old value
+ *              may have left in TLBs (nothing if the old value was
+ *              invalid); dsb ish; isb.  Used when the arch predicate
+ *              arch_pte_change_needs_bbm() says every entry may change
+ *              without being broken first.
+ *
+ *   BBM        write invalid; dsb ishst; TLBI; dsb ish; write new;
+ *              dsb ishst; isb (Arm ARM RDDMVT), done by arch_bbm_run() as
+ *              one asm sequence that touches no memory but the
+ *              descriptors - in particular not the stack, which may lie in
+ *              the very range being broken. The descriptor itself must be
+ *              written through an alias outside that range (asserted
+ *              here); pt_page_va() and pt_break_begin() arrange that.
+ *
+ * TLBI choice (Arm ARM D8.13, Linux's __flush_tlb_kernel_pgtable):
+ *   old value a leaf        one "last level" TLBI per entry (a TLBI by VA
+ *                           removes any entry covering that VA, block or page)
+ *   old or new value a table  the all-levels form, so walk caches go too
+ *   old value a table       everything below it may be cached at any VA it
+ *                           covered: invalidate the whole address space
+ *
+ * The checker: pte_update_inplace() lets a caller claim a change is safe in
+ * place; if the arch predicate disagrees it panics with old, new, va and
+ * level. Counters of BBM sequences and in-place updates are kept.
+ */
+#include "pgtable.h"
+
+static u64 nr_bbm, nr_inplace;
+
+void pte_update_counts(u64 *bbm, u64 *inplace)
+{
+	*bbm = nr_bbm;
+	*inplace = nr_inplace;
+}
+
+void pte_update_reset_counts(void)
+{
+	nr_bbm = 0;
+	nr_inplace = 0;
+}
+
+/* The value entry i of a run gets: new_first moved on by i entries. */
+static pteval_t run_value(pteval_t new_first, unsigned long i, int level)
+{
+	if (!arch_pte_valid(new_first))
+		return new_first;
+	return arch_pte_oa_add(new_first, i * pt_level_size(level));
+}
+
+/* What the old values of a run, summarised, require. */
+struct run_change {
+	bool changed;      /* some entry differs */
+	bool bbm;          /* some entry needs break-before-make */
+	bool old_valid;    /* some old entry was valid: TLBs may hold it */
+	bool old_table;    /* some old entry was a table: walk caches may hold it */
+	bool new_table;
+};
+
+static void run_examine(const pteval_t *ptep, unsigned long n, pteval_t new_first, int level,
+			struct run_change *rc)
+{
+	__builtin_memset(rc, 0, sizeof(*rc));
+	for (unsigned long i = 0; i < n; i++) {
+		pteval_t old = arch_pte_read(ptep + i);
+		pteval_t new = run_value(new_first, i, level);
+
+		rc->changed |= old != new;
+		rc->bbm |= arch_pte_change_needs_bbm(old, new, level);
+		rc->old_valid |= arch_pte_valid(old);
+		rc->old_table |= arch_pte_is_table(old, level);
+		rc->new_table |= arch_pte_is_table(new, level);
+	}
+}
+
+/* Invalidate the TLB entries the old values of n entries at va may have left. */
+static void tlb_flush_old(const struct pt_space *as, unsigned long va, unsigned long n, int level,
+			  const struct run_change *rc)
+{
+	if (rc->old_table) {
+		arch_tlbi_space(as->asid);
+		return;
+	}
+	for (unsigned long i = 0; i < n; i++)
+		arch_tlbi_va(rc->new_table ? ARCH_TLBI_ALL_LEVELS : ARCH_TLBI_LEAF,
+			     va + i * pt_level_size(level), as->asid);
+}
+
+static void write_inplace(const struct pt_space *as, pteval_t *ptep, unsigned long n,
+			  pteval_t new_first, unsigned long va, int level,
+			  const struct run_change *rc)
+{
+	for (unsigned long i = 0; i < n; i++)
+		arch_pte_write(ptep + i, run_value(new_first, i, level));
+	/* Publish the new values to every walker before invalidating old copies. */
+	arch_dsb_ishst();
+	if (rc->old_valid) {
+		tlb_flush_old(as, va, n, level, rc);
+		/* Wait until no CPU can still use an old translation. */
+		arch_dsb_ish();
+	}
+	/* Our own later instructions (and fetches) see the new translation. */
+	arch_isb();
+	nr_inplace++;
+}
+
+static void write_bbm(const struct pt_space *as, pteval_t *ptep, unsigned long n,
+		      pteval_t new_first, unsigned long va, int level,
+		      const struct run_change *rc)
+{
+	u64 size = pt_level_size(level);
+	unsigned long p = (unsigned long)ptep;
+	int kind = rc->new_table ? ARCH_TLBI_ALL_LEVELS : ARCH_TLBI_LEAF;
+
+	if (!pt_space_is_user(as) && p >= va && p - va < n * size)
+		panic("pte_update: BBM of [0x%lx, +0x%llx) level %d would hide its own descriptor "
+		      "at 0x%lx", va, (pt_ull)(n * size), level, p);
+	if (rc->old_table)
+		kind = ARCH_TLBI_SPACE;
+	arch_bbm_run(ptep, n, new_first, size, va, size, kind, as->asid);
+	nr_bbm++;
+}
+
+/* A run must be one entry, or a whole aligned contiguous run. */
+static void check_run_shape(unsigned long n, unsigned long va, int level)
+{
+	PT_ASSERT(level >= 0 && level < PT_LEVELS, "level %d (va 0x%lx)", level, va);
+	PT_ASSERT(IS_ALIGNED(va, pt_level_size(level)), "va 0x%lx not aligned to level %d", va,
+		  level);
+	PT_ASSERT(n == 1 || (n == arch_pt_cont_entries(level) && IS_ALIGNED(va, pt_run_size(level))),
+		  "run of %lu entries at va 0x%lx level %d", n, va, level);
+}
+
+void pte_update_run(const struct pt_space *as, pteval_t *ptep, unsigned long n,
+		    pteval_t new_first, unsigned long va, int level)
+{
+	struct run_change rc;
+
+	check_run_shape(n, va, level);
+	if (n == 1)
+		PT_ASSERT(!arch_pte_is_cont(arch_pte_read(ptep)) && !arch_pte_is_cont(new_first),
+			  "one member of a contiguous run changed alone: va 0x%lx level %d "
+			  "old 0x%llx new 0x%llx", va, level, (pt_ull)arch_pte_read(ptep),
+			  (pt_ull)new_first);
+	run_examine(ptep, n, new_first, level, &rc);
+	if (!rc.changed)
+		return;
+	if (rc.bbm)
+		write_bbm(as, ptep, n, new_first, va, level, &rc);
+	else
+		write_inplace(as, ptep, n, new_first, va, level, &rc);
+}
+
+/* The descriptor must still hold what the caller read. */
+static void check_old(const pteval_t *ptep, pteval_t old, unsigned long va, int level)
+{
+	pteval_t cur = arch_pte_read(ptep);
+
+	if (cur != old)
+		panic("pte_update: descriptor for va 0x%lx level %d is 0x%llx, caller expected 0x%llx",
+		      va, level, (pt_ull)cur, (pt_ull)old);
+}
+
+void pte_update(const struct pt_space *as, pteval_t *ptep, pteval_t old, pteval_t new,
+		unsigned long va, int level)
+{
+	check_old(ptep, old, va, level);
+	pte_update_run(as, ptep, 1, new, va, level);
+}
+
+void pte_update_inplace(const struct pt_space *as, pteval_t *ptep, pteval_t old,
+			pteval_t new, unsigned long va, int level)
+{
+	struct run_change rc;
+
+	check_old(ptep, old, va, level);
+	check_run_shape(1, va, level);
+	if (arch_pte_change_needs_bbm(old, new, level) || arch_pte_is_cont(old) ||
+	    arch_pte_is_cont(new))
+		panic("pte_update: unsafe in-place change: old 0x%llx new 0x%llx va 0x%lx level %d",
+		      (pt_ull)old, (pt_ull)new, va, level);
+	run_examine(ptep, 1, new, level, &rc);
+	if (rc.changed)
+		write_inplace(as, ptep, 1, new, va, level, &rc);
+}

@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# check.sh - everything "make check" runs, ending with "N passed, N failed".
+#
+#  1. host unit tests (tests/host/*.mk), under ASan/UBSan;
+#  2. every QEMU configuration in tests/qemu-configs, two at a time.
+#
+# Every TAP point counts as one test, and every QEMU boot counts as one more
+# (its clean exit). A host test that exits non-zero without a failing TAP
+# point (a sanitizer report, a crash) counts as one failure.
+set -u
+cd "$(dirname "$0")/.."
+
+out=build/check
+rm -rf "$out"
+mkdir -p "$out"
+jobs=${CHECK_JOBS:-2}
+total_pass=0
+total_fail=0
+failed_names=()
+
+count() {	# count FILE NAME: add a result file's "run: NAME: P passed, F failed"
+	local line p f
+	line=$(grep -a -E "^run: .*: [0-9]+ passed, [0-9]+ failed" "$1" | tail -n 1)
+	if [ -z "$line" ]; then
+		total_fail=$((total_fail + 1))
+		failed_names+=("$2 (no result)")
+		return
+	fi
+	p=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed/\1/')
+	f=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed/\2/')
+	total_pass=$((total_pass + p))
+	total_fail=$((total_fail + f))
+	[ "$f" = 0 ] || failed_names+=("$2")
+}
+
+# --- host tests --------------------------------------------------------------
+echo "== host tests"
+make --no-print-directory host-dtbs >"$out/host-dtbs.log" 2>&1 || {
+	echo "not ok - host-dtbs: could not make the test device trees"; tail -n 20 "$out/host-dtbs.log"
+	total_fail=$((total_fail + 1)); failed_names+=("host-dtbs"); }
+if ! make --no-print-directory -j"$jobs" host-tests >"$out/host-build.log" 2>&1; then
+	echo "not ok - host tests: build failed"; tail -n 30 "$out/host-build.log"
+	total_fail=$((total_fail + 1)); failed_names+=("host build")
+fi
+while IFS='|' read -r t args; do
+	[ -n "$t" ] || continue
+	res="$out/host-$t.out"
+	if [ ! -x "build/host/test_$t" ]; then
+		echo "run: host-$t: 0 passed, 1 failed" >"$res"
+	else
+		# shellcheck disable=SC2086
+		timeout 300 "build/host/test_$t" $args >"$res.log" 2>&1
+		rc=$?
+		p=$(grep -c -E '^ok [0-9]+' "$res.log")
+		f=$(grep -c -E '^not ok [0-9]+' "$res.log")
+		grep -E '^not ok' "$res.log" | sed "s/^/  host-$t: /"
+		if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
+			f=1
+			echo "not ok - host-$t: exited with status $rc"
+			tail -n 30 "$res.log" | sed 's/^/  | /'
+		fi
+		echo "run: host-$t: $p passed, $f failed" >"$res"
+	fi
+	echo "$(tail -n 1 "$res")"
+	count "$res" "host-$t"
+done < <(make --no-print-directory -s host-test-list)
+
+# --- QEMU configurations -----------------------------------------------------
+# tests/qemu-configs: one configuration per line,
+#   name | make variables | runner options
+echo "== QEMU configurations"
+configs=()
+while IFS= read -r l; do
+	case "$l" in ''|'#'*) continue ;; esac
+	configs+=("$l")
+done <tests/qemu-configs
+
+# Build every kernel the configurations need (ARCH/BOARD pairs), once each.
+declare -A built
+for c in "${configs[@]}"; do
+	IFS='|' read -r name vars opts <<<"$c"
+	key=$(echo "$vars" | grep -o -E '(ARCH|BOARD)=[^ ]+' | tr '\n' ' ')
+	[ -n "${built[$key]:-}" ] && continue
+	built[$key]=1
+	# shellcheck disable=SC2086
+	if ! eval make --no-print-directory -j"$jobs" kernel $key >"$out/build-${key// /_}.log" 2>&1; then
+		echo "not ok - kernel build ($key) failed"
+		tail -n 30 "$out/build-${key// /_}.log"
+		total_fail=$((total_fail + 1)); failed_names+=("build $key")
+	fi
+done
+
+run_config() {	# run_config LINE: run one configuration into $out/NAME.out
+	local name vars opts cmd arch
+	IFS='|' read -r name vars opts <<<"$1"
+	name=$(echo $name)
+	cmd=$(eval make --no-print-directory -s qemu-cmd $vars)
+	arch=$(eval make --no-print-directory -s print-arch $vars)
+	eval bash tools/run-qemu.sh --name "$name" --arch "$arch" --log "$out/$name.log" \
+		$opts -- $cmd >"$out/$name.out" 2>&1
+}
+
+running=0
+for c in "${configs[@]}"; do
+	run_config "$c" &
+	running=$((running + 1))
+	if [ "$running" -ge "$jobs" ]; then
+		wait -n
+		running=$((running - 1))
+	fi
+done
+wait
+
+for c in "${configs[@]}"; do
+	IFS='|' read -r name _ <<<"$c"
+	name=$(echo $name)
+	if [ -f "$out/$name.out" ]; then
+		grep -a -v -E '^  [^ ]+: ok ' "$out/$name.out"
+	fi
+	count "$out/$name.out" "$name"
+done
+
+echo
+if [ ${#failed_names[@]} -gt 0 ]; then
+	echo "failed: ${failed_names[*]}"
+fi
+echo "$total_pass passed, $total_fail failed"
+[ "$total_fail" = 0 ]

@@ -32,7 +32,7 @@ ASFLAGS := $(ARCH_CFLAGS) $(INCLUDES) -D__ASSEMBLER__
 SRCS := $(wildcard kernel/*.c) $(wildcard mm/*.c) $(wildcard tests/kernel/*.c) $(ARCH_SRCS)
 OBJS := $(patsubst %,$(BUILD)/obj/%.o,$(SRCS))
 
-.PHONY: all kernel run check gdb setup clean host-tests host-test-list host-dtbs qemu-cmd print-arch
+.PHONY: all kernel run check gdb setup clean host-tests host-test-list host-dtbs boot-dtbs qemu-cmd print-arch
 all: kernel
 
 kernel: $(KERNEL_IMAGE)
@@ -97,6 +97,22 @@ host-test-list:
 
 host-dtbs:
 	@bash tools/dump-qemu-dtbs.sh build/dtbs
+
+# Device trees for boots that must fail with a clear message (tests/qemu-configs).
+BOOT_DTBS := $(patsubst tests/boot-dts/%.dts,build/boot-dtbs/%.dtb,$(wildcard tests/boot-dts/*.dts)) \
+	build/boot-dtbs/bad-structure.dtb
+build/boot-dtbs/%.dtb: tests/boot-dts/%.dts
+	@mkdir -p $(dir $@)
+	@dtc -q -I dts -O dtb -o $@ $<
+build/boot-dtbs/good.dtb: tests/boot-dts/good.dts.in
+	@mkdir -p $(dir $@)
+	@dtc -q -I dts -O dtb -o $@ $<
+build/host/dtb-corrupt: tools/dtb-corrupt.c
+	@mkdir -p $(dir $@)
+	@$(HOSTCC) -O1 -Wall -o $@ $< -lfdt
+build/boot-dtbs/bad-structure.dtb: build/boot-dtbs/good.dtb build/host/dtb-corrupt
+	@build/host/dtb-corrupt $< $@
+boot-dtbs: $(BOOT_DTBS)
 
 check: setup
 	@bash tools/check.sh

@@ -984,7 +984,7 @@ static int bad_reg(const struct fdt *f, int node, const char *where, char *err, 
 	reg_cells(f, node, &ac, &sc);
 	if (ac > 2 || sc > 2 || ac + sc == 0)
 		return fail(err, errlen, FDT_E_BADVALUE,
-			    "%s: reg with #address-cells %u and #size-cells %u is not supported (1 or 2 each)",
+			    "%s: reg with #address-cells %u and #size-cells %u is not supported (at most 2 each)",
 			    where, (unsigned int)ac, (unsigned int)sc);
 	return fail(err, errlen, FDT_E_BADVALUE,
 		    "%s: reg length %d is not a multiple of %u (#address-cells %u + #size-cells %u)",

@@ -124,6 +124,7 @@ void linear_map_build(const struct pt_space *kernel, const struct linear_map_con
 	u64 size;
 
 	PT_ASSERT(nbanks > 0, "no RAM banks (%d)", nbanks);
+	__builtin_memset(&lm, 0, sizeof(lm));
 	lm.kernel = kernel;
 	lm.cfg = *cfg;
 	lm.cfg.ro_start = ALIGN_DOWN(cfg->ro_start, (u64)PAGE_SIZE);
@@ -217,6 +218,68 @@ int linear_map_split(unsigned long addr)
 		if (err)
 			return err;
 	}
+}
+
+/* ---- re-merging ---- */
+
+/*
+ * Does the table t (of 'level') hold leaves mapping one naturally aligned,
+ * physically contiguous range with the same permissions (CONT aside)?
+ * Returns their generic prot in *prot and the first PA in *pa.
+ */
+static bool table_uniform(phys_addr_t t, int level, u64 parent_size, unsigned *prot, phys_addr_t *pa)
+{
+	pteval_t *p = pt_page_va(t, level);
+	pteval_t first = arch_pte_read(&p[0]);
+
+	if (!arch_pte_is_leaf(first, level) || !IS_ALIGNED(arch_pte_pa(first), parent_size))
+		return false;
+	*pa = arch_pte_pa(first);
+	*prot = arch_pte_prot(first) & ~PT_CONT;
+	for (unsigned long i = 1; i < arch_pt_entries(level); i++) {
+		pteval_t v = arch_pte_read(&p[i]);
+
+		if (!arch_pte_is_leaf(v, level) || (arch_pte_prot(v) & ~PT_CONT) != *prot ||
+		    arch_pte_pa(v) != *pa + i * pt_level_size(level))
+			return false;
+	}
+	return true;
+}
+
+/* Replace the table entry c by one block, if its table is uniform. */
+static bool merge_table(const struct pt_cursor *c)
+{
+	u64 size = pt_level_size(c->level);
+	phys_addr_t t = arch_pte_pa(c->val), pa;
+	unsigned prot;
+	struct pt_cursor r;
+
+	if (!arch_pt_leaf_ok(c->level) || !(lm.allowed & PT_LEAF(c->level)) ||
+	    !table_uniform(t, c->level + 1, size, &prot, &pa))
+		return false;
+	pt_break_begin(pa, size);
+	pt_walk(lm.kernel, c->va, c->level, false, &r);    /* pointer through a safe alias */
+	pte_update(lm.kernel, r.ptep, r.val, arch_pte_mk_leaf(pa, prot, r.level), r.va, r.level);
+	pt_break_end();
+	pxd_free(lm.kernel, t, c->level + 1);
+	return true;
+}
+
+int linear_map_merge(unsigned long addr)
+{
+	int merged = 0;
+
+	for (int level = PT_LAST_LEVEL - 1; level >= 0; level--) {
+		struct pt_cursor c;
+
+		pt_walk(lm.kernel, addr, level, false, &c);
+		if (c.level != level || !arch_pte_is_table(c.val, level))
+			continue;
+		if (!merge_table(&c))
+			break;
+		merged++;
+	}
+	return merged;
 }
 
 /* Apply (prot | set) & ~clear to every leaf in [start, end), whole leaves only. */

@@ -10,8 +10,8 @@
  * split what straddles the range first - a contiguous run is unfolded, a
  * block becomes a table of smaller leaves, always by break-before-make -
  * and then change whole leaves in place. Blocks outside the range are left
- * alone. Re-merging a uniform table back into a block is not implemented:
- * a split stays split.
+ * alone. linear_map_merge() folds a table whose leaves became uniform again
+ * back into one block (by BBM); set_memory_*() never do it on their own.
  */
 #ifndef MM_LINEAR_MAP_H
 #define MM_LINEAR_MAP_H
@@ -58,6 +58,14 @@ unsigned long linear_map_end(void);
  * contiguous run and split the block that straddle it. 0, or -LM_ENOMEM.
  */
 int linear_map_split(unsigned long addr);
+
+/*
+ * Re-merge around addr: from the lowest table level up, replace a table whose
+ * leaves map one aligned contiguous range with equal permissions by one
+ * block, and free the table; stop at the first level that is not uniform.
+ * Contiguous bits are not re-created. Returns the number of levels merged.
+ */
+int linear_map_merge(unsigned long addr);
 
 /*
  * Change permissions of npages linear-map pages from addr: read-only,

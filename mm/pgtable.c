@@ -37,6 +37,7 @@ static struct {
 	u64 break_size;
 	u64 tables[2];             /* live table pages: [0] kernel, [1] user */
 	u64 early;                 /* table pages ever taken from memblock */
+	u64 fixmap_uses;           /* pt_page_va answers through the fixmap */
 } pt;
 
 void pt_init(phys_addr_t kimage_pa, unsigned long kimage_va, u64 kimage_size)
@@ -112,6 +113,7 @@ pteval_t *pt_page_va(phys_addr_t pa, int level)
 		return (pteval_t *)(pt.kimage_va + (unsigned long)(pa - pt.kimage_pa));
 	if (pt.access == PT_ACCESS_LINEAR && !pa_being_broken(pa))
 		return (pteval_t *)pt_linear_va(pa);
+	pt.fixmap_uses++;
 	return fixmap_map_table(level, pa);
 }
 
@@ -238,6 +240,7 @@ void pt_get_stats(struct pt_stats *out)
 	out->early_tables = pt.early;
 	pte_update_counts(&out->bbm, &out->inplace);
 	out->fixmap_remaps = fixmap_remap_count();
+	out->fixmap_uses = pt.fixmap_uses;
 }
 
 /* ---- walking ---- */

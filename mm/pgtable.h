@@ -256,6 +256,7 @@ struct pt_stats {
 	u64 bbm;            /* break-before-make sequences */
 	u64 inplace;        /* in-place descriptor updates */
 	u64 fixmap_remaps;  /* fixmap slots pointed at a new page */
+	u64 fixmap_uses;    /* table-page accesses pt_page_va sent to the fixmap */
 };
 
 void pt_get_stats(struct pt_stats *out);

@@ -75,6 +75,10 @@ while IFS= read -r l; do
 	configs+=("$l")
 done <tests/qemu-configs
 
+make --no-print-directory boot-dtbs >"$out/boot-dtbs.log" 2>&1 || {
+	echo "not ok - boot-dtbs: could not make the boot test device trees"; tail -n 20 "$out/boot-dtbs.log"
+	total_fail=$((total_fail + 1)); failed_names+=("boot-dtbs"); }
+
 # Build every kernel the configurations need (ARCH/BOARD pairs), once each.
 declare -A built
 for c in "${configs[@]}"; do

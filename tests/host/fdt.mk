@@ -4,9 +4,10 @@
 # Several of our function names (fdt_getprop, fdt_path_offset, ...) are also
 # libfdt's, so the two cannot be linked side by side. test_fdt.c therefore
 # #includes kernel/fdt.c with its public names renamed kfdt_*; that is why
-# kernel/fdt.c is not in fdt_SRCS. fdt_DEPS lists it for the rebuild rule.
+# kernel/fdt.c is not in fdt_SRCS but is a prerequisite of the test below.
 HOST_TESTS += fdt
 fdt_SRCS := tests/host/test_fdt.c
-fdt_DEPS := kernel/fdt.c kernel/fdt.h
 fdt_LIBS := -lfdt
 fdt_ARGS := build/dtbs
+
+build/host/test_fdt: kernel/fdt.c

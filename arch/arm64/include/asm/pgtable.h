@@ -26,6 +26,7 @@
  *   [10]     AF: access flag (we always set it; no hardware AF management)
  *   [11]     nG: not global, the TLB entry is tagged with the ASID
  *   [47:12]  output address (page, block or next-level table)
+ *   [50]     GP: BTI guarded page (unused)
  *   [51]     DBM (unused)
  *   [52]     contiguous hint
  *   [53]     PXN: privileged execute-never
@@ -68,6 +69,7 @@ typedef u64 pteval_t;
 #define PTE_AF             ((pteval_t)1 << 10)
 #define PTE_NG             ((pteval_t)1 << 11)
 #define PTE_OA_MASK        ((pteval_t)0x0000fffffffff000ULL)
+#define PTE_GP             ((pteval_t)1 << 50)
 #define PTE_DBM            ((pteval_t)1 << 51)
 #define PTE_CONT           ((pteval_t)1 << 52)
 #define PTE_PXN            ((pteval_t)1 << 53)
@@ -273,6 +275,7 @@ static inline const struct pt_attr_name *arch_ptdump_attr_names(unsigned *n)
 		{ PTE_CONT, PTE_CONT, "CON", "   " },
 		{ PTE_TABLE_BIT, PTE_TABLE_BIT, "   ", "BLK" },
 		{ PTE_UXN, PTE_UXN, "UXN", "   " },
+		{ PTE_GP, PTE_GP, "GP", "  " },
 		{ PTE_ATTRINDX_MASK, PTE_ATTRINDX(MT_DEVICE_nGnRnE), "DEVICE/nGnRnE", NULL },
 		{ PTE_ATTRINDX_MASK, PTE_ATTRINDX(MT_DEVICE_nGnRE), "DEVICE/nGnRE", NULL },
 		{ PTE_ATTRINDX_MASK, PTE_ATTRINDX(MT_NORMAL_NC), "MEM/NORMAL-NC", NULL },

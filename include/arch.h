@@ -44,6 +44,13 @@ void arch_mm_ready(void);
 /* Print the kernel page tables (bootarg ptdump). */
 void arch_ptdump(void);
 
+/* Call fn(arg) with the stack pointer set to stack_top, then switch back. */
+void arch_call_on_stack(void (*fn)(void *), void *arg, void *stack_top);
+
+/* The kernel's live page tables (opaque here; mm/pgtable.h describes it). */
+struct pt_space;
+const struct pt_space *arch_kernel_space(void);
+
 /* ktest dt_matches_qemu: check one arch-specific expectation key:value
  * (e.g. cpu:cortex-a72, el:2, gic:3) with ktest_ok(); unknown keys fail. */
 void arch_ktest_expect(const char *key, const char *value);

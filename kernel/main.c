@@ -21,6 +21,7 @@
 static struct fdt boot_fdt;
 static struct fdt_boot_info boot_info;
 static char cmdline[1024];
+struct pt_counts linear_map_boot_counts;
 
 const struct fdt *kernel_fdt(void)
 {
@@ -109,6 +110,7 @@ void kernel_main(const void *dtb, u32 dtb_max_size, phys_addr_t dtb_pa)
 	if (!console_bind(&boot_fdt))
 		printk("console: staying on the early console\n");
 	arch_mm_init();
+	pt_count_linear(arch_kernel_space(), &linear_map_boot_counts);
 	page_alloc_init();
 	arch_mm_ready();
 	print_banner(dtb_pa);

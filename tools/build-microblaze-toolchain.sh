@@ -5,7 +5,7 @@
 #
 #   usage: tools/build-microblaze-toolchain.sh [PREFIX]
 #
-# Takes about 30 minutes on two cores.  Needs root for apt-get if the build
+# Takes 15-30 minutes on two cores.  Needs root for apt-get if the build
 # dependencies are missing, and write access to PREFIX.
 #
 # Environment:
@@ -145,8 +145,12 @@ run "gcc install" make install-gcc install-target-libgcc
 cd "$BUILD"
 echo 'int f(int a, int b) { return a * b + (a >> b); }' >t.c
 run "check compile" "$PREFIX/bin/$TARGET-gcc" -mlittle-endian -O2 -c t.c -o t.o
+mdir=$("$PREFIX/bin/$TARGET-gcc" -mlittle-endian -print-multi-directory)
 libgcc=$("$PREFIX/bin/$TARGET-gcc" -mlittle-endian -print-libgcc-file-name)
-[ -f "$libgcc" ] || die "libgcc for -mlittle-endian missing ($libgcc)"
+case $libgcc in
+    */"$mdir"/libgcc.a) [ -f "$libgcc" ] || die "$libgcc missing" ;;
+    *) die "no little-endian libgcc (got $libgcc)" ;;
+esac
 
 elapsed=$((SECONDS - start))
 say "done in $((elapsed / 60))m$((elapsed % 60))s: $("$PREFIX/bin/$TARGET-gcc" --version | head -n 1)"

@@ -98,10 +98,11 @@ run_config() {	# run_config LINE: run one configuration into $out/NAME.out
 	local name vars opts cmd arch
 	IFS='|' read -r name vars opts <<<"$1"
 	name=$(echo $name)
-	cmd=$(eval make --no-print-directory -s qemu-cmd $vars)
-	arch=$(eval make --no-print-directory -s print-arch $vars)
-	eval bash tools/run-qemu.sh --name "$name" --arch "$arch" --log "$out/$name.log" \
-		$opts -- $cmd >"$out/$name.out" 2>&1
+	cmd=$(eval "make --no-print-directory -s qemu-cmd $vars")
+	arch=$(eval "make --no-print-directory -s print-arch $vars")
+	# One string for eval, so quoted options keep their inner spaces.
+	eval "bash tools/run-qemu.sh --name \"\$name\" --arch \"\$arch\" --log \"\$out/\$name.log\" $opts -- $cmd" \
+		>"$out/$name.out" 2>&1
 }
 
 running=0

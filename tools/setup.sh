@@ -6,7 +6,7 @@
 #  2. the MicroBlaze cross toolchain in /opt/mbtc (microblaze-elf-gcc, binutils
 #     2.40 + GCC 12.2, C only, with libgcc), unpacked from a prebuilt archive
 #     when one is available, otherwise built from Debian's source packages with
-#     tools/build-microblaze-toolchain.sh (about 30 minutes on two cores).
+#     tools/build-microblaze-toolchain.sh (15-30 minutes on two cores).
 #
 # When everything is already there it only looks (well under a second) and
 # changes nothing.  The top-level Makefile runs it before `make run`,
@@ -146,7 +146,7 @@ if [ -n "$prebuilt" ]; then
     tar -C / -xJf "$prebuilt" || die "unpacking $prebuilt failed"
     mbtc_ok || die "$MBTC_GCC does not work after unpacking $prebuilt"
 else
-    say "no prebuilt microblaze toolchain; building it from Debian's sources (about 30 minutes) ..."
+    say "no prebuilt microblaze toolchain; building it from Debian's sources (15-30 minutes) ..."
     bash "$here/build-microblaze-toolchain.sh" "$MBTC" \
         || die "building the microblaze toolchain failed"
     mbtc_ok || die "$MBTC_GCC does not work after building it"

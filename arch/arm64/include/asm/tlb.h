@@ -97,12 +97,17 @@ static inline void arch_tlbi_space(int asid)
  *   4. dsb ish: the invalidation has completed everywhere;
  *   5. store the new entries (new_first, OA advancing by oa_step);
  *   6. dsb ishst + isb: new entries visible, later instructions use them.
+ * The VA-form TLBI loop issues n TLBIs, va, va + va_step, ...
  * Between 1 and 5 the range is unmapped. Everything the sequence needs is in
  * registers, so it touches no memory but the descriptors themselves - not
- * the stack, which may live inside the range being broken.
+ * the stack, which may live inside the range being broken. Interrupts and
+ * other exceptions are masked (DAIF) for the whole sequence so that no
+ * handler can push onto that stack inside the window either.
  */
 #define ARCH_BBM_ASM(TLBI_LOOP)                                              \
 	__asm__ volatile(                                                    \
+		"	mrs	%[d], daif\n"                                \
+		"	msr	daifset, #0xf\n"                             \
 		"	mov	%[i], %[n]\n"                                \
 		"	mov	%[a], %[p]\n"                                \
 		"1:	str	xzr, [%[a]], #8\n"                           \
@@ -120,7 +125,8 @@ static inline void arch_tlbi_space(int asid)
 		"	b.ne	3b\n"                                        \
 		"	dsb	ishst\n"                                     \
 		"	isb\n"                                               \
-		: [i] "=&r"(i), [a] "=&r"(a), [v] "=&r"(v)                   \
+		"	msr	daif, %[d]\n"                                \
+		: [i] "=&r"(i), [a] "=&r"(a), [v] "=&r"(v), [d] "=&r"(d)     \
 		: [n] "r"(n), [p] "r"(ptep), [nv] "r"(new_first),            \
 		  [os] "r"(oa_step), [arg] "r"(arg), [as] "r"(arg_step)      \
 		: "memory", "cc")
@@ -137,7 +143,7 @@ static inline void arch_bbm_run(pteval_t *ptep, unsigned long n, pteval_t new_fi
 				pteval_t oa_step, unsigned long va, unsigned long va_step,
 				int kind, int asid)
 {
-	unsigned long i, a, v;
+	unsigned long i, a, v, d;
 	unsigned long arg = arch_tlbi_operand(va, asid);
 	unsigned long arg_step = va_step >> 12;
 

@@ -1,0 +1,63 @@
+/*
+ * asm/memlayout.h - MicroBlaze virtual address layout (32-bit VA, one root).
+ *
+ * One 1024-entry root table translates the whole 4 GiB (there is no
+ * TTBR0/TTBR1 split: the TLB refill handler picks the root):
+ *
+ *   0x00000000 .. 0xc0000000   user space (later: per-process root, PID tag)
+ *   0xc0000000 .. 0xe0000000   linear map of all RAM (512 MiB at most)
+ *   0xe0000000 .. 0xe0800000   kernel image (text RX, rodata R, data RW NX)
+ *   0xf0000000 .. 0xf0400000   fixmap: one last-level table of slots
+ *   0xf8000000 .. 0xfc000000   ioremap (device mappings)
+ *
+ * The image is linked at KIMAGE_VADDR and loaded by QEMU at the physical
+ * address KIMAGE_PHYS (the board's RAM base, given by arch.mk with -D),
+ * so code that runs in real mode (the exception vectors and the TLB refill
+ * handler) reaches a kernel symbol at TOPHYS(sym).
+ */
+#ifndef ASM_MEMLAYOUT_H
+#define ASM_MEMLAYOUT_H
+
+/* Constants shared with assembly, where a UL suffix is not allowed. */
+#ifdef __ASSEMBLER__
+#define _UL(x) x
+#else
+#define _UL(x) x##UL
+#endif
+
+#define VA_BITS          32
+
+/* Everything below this is user space. */
+#define USER_VA_END      _UL(0xc0000000)
+
+/* First kernel address; a TLB miss at or above it walks the kernel root. */
+#define KERNEL_VA_START  _UL(0xc0000000)
+
+/* Entry 0 of the (single) root translates VA 0. */
+#define KERNEL_ROOT_VA_BASE _UL(0x0)
+
+/*
+ * Linear map: PAGE_OFFSET + (pa - linear base), the linear base being the
+ * lowest RAM address rounded down to 4 MiB (the largest leaf).
+ */
+#define PAGE_OFFSET      _UL(0xc0000000)
+#define PAGE_END         _UL(0xe0000000)
+
+/* The kernel image window; the boot code maps it with one pinned 16 MiB
+ * TLB entry until the page tables map it page by page. */
+#define KIMAGE_VADDR     _UL(0xe0000000)
+#define KIMAGE_END       _UL(0xe0800000)
+
+#define FIXMAP_BASE      _UL(0xf0000000)
+#define FIXMAP_SIZE      _UL(0x00400000)
+#define FIXMAP_END       (FIXMAP_BASE + FIXMAP_SIZE)
+
+#define IOREMAP_BASE     _UL(0xf8000000)
+#define IOREMAP_END      _UL(0xfc000000)
+
+#ifdef KIMAGE_PHYS
+/* Physical address of a kernel-image symbol (for real-mode code). */
+#define TOPHYS(x)        ((x) - KIMAGE_VADDR + KIMAGE_PHYS)
+#endif
+
+#endif

@@ -35,7 +35,7 @@ OBJS := $(patsubst %,$(BUILD)/obj/%.o,$(SRCS))
 .PHONY: all kernel run check gdb setup clean host-tests host-test-list host-dtbs boot-dtbs qemu-cmd print-arch
 all: kernel
 
-kernel: $(KERNEL_IMAGE)
+kernel: $(KERNEL_IMAGE) $(KERNEL_DTB)
 
 $(BUILD)/obj/%.c.o: %.c
 	@mkdir -p $(dir $@)
@@ -56,6 +56,13 @@ $(BUILD)/Image: $(BUILD)/kernel.elf
 	@$(OBJCOPY) -O binary $< $@
 
 -include $(OBJS:.o=.d)
+
+# A device tree of our own for QEMU's -dtb (arch.mk: KERNEL_DTB, which may be
+# empty): dts/<name>.dts through cpp with the arch's DTS_CPPFLAGS, then dtc.
+$(BUILD)/dts-$(MEM)/%.dtb: dts/%.dts
+	@mkdir -p $(dir $@)
+	@echo "  DTC     $@"
+	@cpp -nostdinc -undef -P -x assembler-with-cpp $(DTS_CPPFLAGS) $< | dtc -q -I dts -O dtb -o $@ -
 
 setup:
 	@bash tools/setup.sh

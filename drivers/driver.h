@@ -22,7 +22,8 @@ struct driver {
 
 #define DRIVER(ident, ...)                                                 \
 	static const struct driver ident                                    \
-		__attribute__((used, section(".drivers"), aligned(8))) = { __VA_ARGS__ }
+		__attribute__((used, section(".drivers"),                     \
+			       aligned(__alignof__(struct driver)))) = { __VA_ARGS__ }
 
 /* Find the driver for node (first compatible string that any driver lists). */
 const struct driver *driver_match(const struct fdt *fdt, int node, enum driver_class class);

@@ -20,11 +20,33 @@ void arch_banner(void);
  * -icount shift=0 one nanosecond is one guest instruction). */
 u64 arch_time_ns(void);
 
+/*
+ * Interrupt masking at the CPU (arm64: PSTATE.I, MicroBlaze: MSR.IE). The
+ * kernel runs with interrupts masked except where it explicitly enables
+ * them. Each call is also a compiler barrier: memory accesses are not
+ * moved across it.
+ */
+void arch_irq_enable(void);
+void arch_irq_disable(void);
+/* Mask interrupts; returns the previous state for arch_irq_restore(). */
+unsigned long arch_irq_save(void);
+void arch_irq_restore(unsigned long flags);
+bool arch_irqs_enabled(void);
+
+/* Sleep until an interrupt is pending (taken only if unmasked; with
+ * interrupts masked this returns and the interrupt stays pending). */
+void arch_wait_for_interrupt(void);
+
 /* Map size bytes of device registers at pa; returns the kernel VA. Panics
  * (with the address) if the mapping cannot be made. */
 void *ioremap(phys_addr_t pa, u64 size);
 
 
+
+/* The command line the boot loader passed outside the device tree, used
+ * when /chosen/bootargs is absent or empty; NULL if none. Optional: a weak
+ * default in kernel/main.c returns NULL. */
+const char *arch_boot_cmdline(void);
 
 /* Reserve in memblock what the arch owns in RAM (at least the kernel image). */
 void arch_reserve_memory(void);

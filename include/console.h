@@ -6,6 +6,8 @@
 #ifndef CONSOLE_H
 #define CONSOLE_H
 
+#include "types.h"
+
 struct console {
 	const char *name;
 	void (*putc)(struct console *con, char c);  /* blocking write of one byte */
@@ -17,5 +19,14 @@ struct console {
 void console_register(struct console *con);
 /* Write n bytes to the console (LF becomes CR LF). */
 void console_write(const char *s, size_t n);
+
+/* One byte from the console, or -1 when none is waiting. */
+int console_getc(void);
+
+/* Read at least one byte (waiting for it), at most n; returns the count. */
+long console_read_bytes(void *buf, size_t n);
+
+/* The terminal ioctls programs ask of the console (TCGETS, TIOCGWINSZ). */
+long console_tty_ioctl(unsigned long cmd, unsigned long arg);
 
 #endif

@@ -23,7 +23,8 @@ struct ktest {
 #define KTEST_DEFINE(ident, panics_)                                            \
 	static void ktest_##ident(void);                                        \
 	static const struct ktest ktest_desc_##ident                            \
-		__attribute__((used, section(".ktests"), aligned(8))) = {       \
+		__attribute__((used, section(".ktests"),                      \
+			       aligned(__alignof__(struct ktest)))) = {        \
 		#ident, ktest_##ident, panics_ };                               \
 	static void ktest_##ident(void)
 

@@ -17,6 +17,11 @@
 #include "memblock.h"
 #include "page_alloc.h"
 #include "kernel.h"
+#include "proc.h"
+#include "vfs.h"
+#include "random.h"
+#include "irq.h"
+#include "ktime.h"
 
 static struct fdt boot_fdt;
 static struct fdt_boot_info boot_info;
@@ -62,10 +67,21 @@ static void setup_memblock(phys_addr_t dtb_pa)
 		memblock_reserve(bi->reserved[i].base, bi->reserved[i].size, "reserved-memory");
 }
 
-/* Copy /chosen/bootargs (the DTB stays read-only) and parse it. */
+/* Arches whose boot loader also passes the command line in a register
+ * override this (MicroBlaze: r5); NULL means there is none. */
+__attribute__((weak)) const char *arch_boot_cmdline(void)
+{
+	return NULL;
+}
+
+/* Copy /chosen/bootargs (the DTB stays read-only), or when it is absent or
+ * empty the boot loader's command line, and parse it. */
 static void parse_bootargs(void)
 {
 	const char *src = boot_info.bootargs ? boot_info.bootargs : "";
+
+	if (!*src && arch_boot_cmdline())
+		src = arch_boot_cmdline();
 	size_t n = strlen(src);
 
 	if (n >= sizeof(cmdline))
@@ -93,10 +109,32 @@ static void print_banner(phys_addr_t dtb_pa)
 	printk("memory: %llu MiB in %d bank(s), %llu KiB free after boot\n",
 	       (unsigned long long)(total >> 20), bi->nmem,
 	       (unsigned long long)(st.free_pages << PAGE_SHIFT >> 10));
-	printk("dtb: 0x%llx (%u bytes)\n", (unsigned long long)dtb_pa, boot_fdt.totalsize);
+	printk("dtb: 0x%llx (%u bytes)\n", (unsigned long long)dtb_pa, (unsigned)boot_fdt.totalsize);
 	printk("bootargs: \"%s\"\n", bi->bootargs ? bi->bootargs : "");
 	printk("boot time: %llu ns of guest time since entry\n",
 	       (unsigned long long)arch_time_ns());
+}
+
+/*
+ * Hand the CPU to user space: register the initramfs, seed the random
+ * generator, and run /init (or init=) as the first process. Its exit
+ * status becomes the kernel's.
+ */
+static void __attribute__((noreturn)) start_init(void)
+{
+	static char *argv[2];
+	static char *envp[] = { "HOME=/", "TERM=linux", NULL };
+	const struct fdt_boot_info *bi = &boot_info;
+	int chosen = fdt_path_offset(&boot_fdt, "/chosen"), len = 0;
+	const void *seed = chosen >= 0 ? fdt_getprop(&boot_fdt, chosen, "rng-seed", &len) : NULL;
+
+	initramfs_init(phys_to_virt(bi->initrd_start), bi->initrd_end - bi->initrd_start);
+	random_seed(seed, seed ? (size_t)len : 0);
+	proc_init();
+	time_set_tick_hook(sched_tick);
+	argv[0] = (char *)opt_init;
+	printk("starting %s\n", opt_init);
+	proc_start_init(opt_init, argv, envp);
 }
 
 void kernel_main(const void *dtb, u32 dtb_max_size, phys_addr_t dtb_pa)
@@ -114,12 +152,17 @@ void kernel_main(const void *dtb, u32 dtb_max_size, phys_addr_t dtb_pa)
 	page_alloc_init();
 	arch_mm_ready();
 	print_banner(dtb_pa);
+	irq_init(&boot_fdt);	/* interrupts stay masked at the CPU until someone enables them */
+	time_init(&boot_fdt);
 	if (opt_help)
 		bootargs_print_help(kernel_params, kernel_nparams);
 	if (opt_ptdump)
 		arch_ptdump();
 	if (opt_ktest)
 		failures = ktest_run(opt_ktest);
-	printk("boot complete\n");
-	arch_poweroff(failures ? 1 : 0);
+	if (failures || !boot_info.has_initrd) {
+		printk("boot complete\n");
+		arch_poweroff(failures ? 1 : 0);
+	}
+	start_init();
 }

@@ -10,6 +10,7 @@ bool opt_ptdump;
 bool opt_help;
 const char *opt_ktest;
 const char *opt_expect;
+const char *opt_init = "/init";
 int opt_rodata = RODATA_FULL;
 int opt_linear_map = LINEAR_MAP_BLOCK;
 
@@ -25,6 +26,8 @@ const struct bootarg kernel_params[] = {
 	  "run in-kernel tests: all, or a comma list of names; TAP on the console" },
 	{ "expect", BA_STRING, &opt_expect, NULL,
 	  "for ktest dt_matches_qemu: what QEMU was asked for, e.g. mem:512M,cpu:max,el:1,gic:2" },
+	{ "init", BA_STRING, &opt_init, NULL,
+	  "the first user program, a path in the initramfs (default /init)" },
 	{ "ptdump", BA_FLAG, &opt_ptdump, NULL, "print the kernel page tables after boot" },
 	{ "rodata", BA_CHOICE, &opt_rodata, rodata_choices,
 	  "full (default): image text+rodata and its linear-map alias read-only; on: alias left writable; off: image RWX" },

@@ -194,6 +194,11 @@ void console_write(const char *s, size_t n)
 	}
 }
 
+int console_getc(void)
+{
+	return console && console->getc ? console->getc(console) : -1;
+}
+
 void console_register(struct console *con)
 {
 	console = con;

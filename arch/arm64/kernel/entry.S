@@ -71,6 +71,8 @@ save_and_dispatch:
 	mov	x0, sp
 	bl	arm64_exception
 	/* restore: ELR/SPSR may have been changed (fault fixups, signals) */
+	.globl	exception_return
+exception_return:
 	ldp	x2, x3, [sp, #PT_SP]
 	msr	elr_el1, x3
 	ldr	x3, [sp, #PT_PSTATE]

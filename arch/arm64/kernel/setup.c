@@ -80,6 +80,8 @@ void start_kernel(u64 dtb_pa, u64 el, u64 image_pa, u64 counter0)
 
 	arm64_entry_el = el;
 	kimage_pa = image_pa;
+	/* User programs use FP/SIMD; the kernel never does (-mgeneral-regs-only). */
+	__asm__ volatile("msr cpacr_el1, %0\n\tisb" :: "r"(3ul << 20));
 	entry_counter = counter0;
 	pt_init(image_pa, (unsigned long)_text, (u64)(_end - _text));
 	pt_mmu_enabled();

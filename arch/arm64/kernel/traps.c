@@ -5,7 +5,14 @@
 #include "types.h"
 #include "printk.h"
 #include "arch.h"
+#include "irq.h"	/* irq_dispatch(): IRQ vectors (added with kernel/irq.c) */
+#include "proc.h"
+#include "mm.h"
+#include "syscall.h"
+#include "signal.h"
+#include "errno.h"
 #include <asm/ptrace.h>
+#include <asm/memlayout.h>
 #include <asm/extable.h>
 
 #define ESR_EC(esr)	(((esr) >> 26) & 0x3f)
@@ -98,12 +105,104 @@ static void __attribute__((noreturn)) die(struct pt_regs *regs, unsigned kind)
 	panic("unexpected exception (EC 0x%02x) at 0x%llx", ec, (unsigned long long)regs->pc);
 }
 
+/* Is this ESR an abort whose fault status says the translation was missing,
+ * lacked the access flag, or forbade the access (the kinds mm_fault handles)? */
+static bool is_mm_fault(u64 esr)
+{
+	unsigned fsc = esr & 0x3c;
+
+	return fsc == 0x04 || fsc == 0x08 || fsc == 0x0c;
+}
+
+/* The access an abort made: instruction fetch, write, or read. */
+static enum fault_access abort_access(u64 esr)
+{
+	if (ESR_EC(esr) == 0x20 || ESR_EC(esr) == 0x21)
+		return FAULT_EXEC;
+	return (esr & (1 << 6)) ? FAULT_WRITE : FAULT_READ;	/* WnR */
+}
+
+/*
+ * A kernel access to a user address faulted (a user copy): let the
+ * process's address space satisfy it. True if the access can be retried.
+ */
+static bool kernel_user_fault(struct pt_regs *regs)
+{
+	struct proc *p = current_proc();
+
+	if (!p || !p->mm || regs->far >= USER_VA_END || !is_mm_fault(regs->esr))
+		return false;
+	if (mm_fault(p->mm, regs->far, abort_access(regs->esr)) != 0)
+		return false;
+	p->minflt++;
+	return true;
+}
+
+/* A synchronous exception from EL0: a system call, a fault, or a bad instruction. */
+static void el0_sync(struct pt_regs *regs)
+{
+	struct proc *p = current_proc();
+	unsigned ec = ESR_EC(regs->esr);
+	struct ksiginfo si = { .addr = regs->far };
+	int rc;
+
+	switch (ec) {
+	case 0x15:	/* SVC */
+		regs->regs[0] = (u64)syscall_dispatch(regs->regs[8], (const unsigned long *)regs->regs);
+		return;
+	case 0x20:	/* instruction abort */
+	case 0x24:	/* data abort */
+		rc = regs->far < USER_VA_END && is_mm_fault(regs->esr) ?
+			mm_fault(p->mm, regs->far, abort_access(regs->esr)) : -SEGV_MAPERR;
+		if (rc == 0) {
+			p->minflt++;
+			return;
+		}
+		si.signo = rc == -ENOMEM ? SIGBUS : SIGSEGV;
+		si.code = rc == -SEGV_ACCERR ? SEGV_ACCERR : SEGV_MAPERR;
+		break;
+	case 0x22:	/* PC alignment */
+	case 0x26:	/* SP alignment */
+		si.signo = SIGBUS;
+		si.code = BUS_ADRALN;
+		break;
+	case 0x3c:	/* BRK */
+		si.signo = SIGTRAP;
+		si.code = 1;
+		si.addr = regs->pc;
+		break;
+	default:	/* undefined instruction and everything else */
+		si.signo = SIGILL;
+		si.code = ILL_ILLOPC;
+		si.addr = regs->pc;
+	}
+	signal_force(p, &si);
+}
+
 /* Called from entry.S for every exception; kind = (group << 2) | type. */
 void arm64_exception(struct pt_regs *regs, unsigned long kind)
 {
-	if ((kind & 3) == VEC_SYNC && (kind >> 2) == VEC_EL1H && ESR_EC(regs->esr) == EC_DABT_CUR) {
-		u64 fixup = extable_find(regs->pc);
+	unsigned group = kind >> 2, type = kind & 3;
 
+	if (group == VEC_EL0_64 && (type == VEC_SYNC || type == VEC_IRQ)) {
+		if (type == VEC_SYNC)
+			el0_sync(regs);
+		else
+			irq_dispatch();
+		user_return_work(regs);
+		return;
+	}
+	/* IRQs taken from EL1 go to the interrupt core (kernel/irq.c). */
+	if (type == VEC_IRQ && group == VEC_EL1H) {
+		irq_dispatch();
+		return;
+	}
+	if (type == VEC_SYNC && group == VEC_EL1H && ESR_EC(regs->esr) == EC_DABT_CUR) {
+		u64 fixup;
+
+		if (kernel_user_fault(regs))
+			return;
+		fixup = extable_find(regs->pc);
 		if (fixup) {
 			fixup_fault.esr = regs->esr;
 			fixup_fault.far = regs->far;

@@ -21,6 +21,16 @@
 /* Everything below this is user space, translated through TTBR0. */
 #define USER_VA_END      0x0001000000000000UL
 
+/*
+ * User layout: the stack ends at USER_STACK_TOP and may use USER_STACK_SIZE
+ * below it; mmap() places mappings top-down from USER_MMAP_BASE, leaving a
+ * gap under the stack as Linux does; programs are linked low (0x400000).
+ */
+#define USER_STACK_TOP   USER_VA_END
+#define USER_STACK_SIZE  (8UL << 20)
+#define USER_MMAP_BASE   (USER_STACK_TOP - USER_STACK_SIZE - (128UL << 20))
+#define USER_MMAP_MIN    0x10000UL
+
 /* First address translated by TTBR1. */
 #define KERNEL_VA_START  0xffff000000000000UL
 

@@ -1,0 +1,254 @@
+/*
+ * exec.c - replace a process's image with a static ELF executable from the
+ * initramfs, and build Linux's initial stack:
+ *
+ *   sp ->  argc
+ *          argv[0..argc-1], NULL
+ *          envp[...], NULL
+ *          auxv pairs (AT_PHDR, AT_PHENT, ..., AT_NULL)
+ *          padding, AT_RANDOM bytes, platform string, argument and
+ *          environment strings, executable name     <- top of the stack
+ */
+#include "exec.h"
+#include "proc.h"
+#include "mm.h"
+#include "vfs.h"
+#include "printk.h"
+#include "kstring.h"
+#include "errno.h"
+#include "arch.h"
+#include "random.h"
+#include <asm/elf.h>
+#include <asm/memlayout.h>
+
+#define MAX_ARGS 256
+
+/* Check the header: ours to run, and every program header inside the file. */
+static long elf_check(const u8 *data, u64 size)
+{
+	const elf_ehdr_t *eh = (const elf_ehdr_t *)data;
+
+	if (size < sizeof(*eh) || memcmp(eh->e_ident, "\177ELF", 4) != 0)
+		return -ENOEXEC;
+	if (eh->e_ident[4] != ELF_CLASS || eh->e_ident[5] != ELF_DATA ||
+	    eh->e_machine != ELF_MACHINE || eh->e_type != ET_EXEC)
+		return -ENOEXEC;
+	if (eh->e_phentsize != sizeof(elf_phdr_t) || eh->e_phnum == 0 ||
+	    eh->e_phoff > size || (u64)eh->e_phnum * sizeof(elf_phdr_t) > size - eh->e_phoff)
+		return -ENOEXEC;
+	return 0;
+}
+
+/* VMA flags for an ELF segment. */
+static unsigned segment_flags(u32 pf)
+{
+	unsigned f = VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC;
+
+	if (pf & PF_R)
+		f |= VM_READ;
+	if (pf & PF_W)
+		f |= VM_WRITE;
+	if (pf & PF_X)
+		f |= VM_EXEC;
+	return f;
+}
+
+/*
+ * Map and fill every PT_LOAD segment of the file into mm. Sets *phdr_va to
+ * where the program headers are visible and *brk to the end of the image.
+ */
+static long load_segments(struct mm *mm, const u8 *data, u64 size, const char *path,
+			  unsigned long *phdr_va, unsigned long *brk)
+{
+	const elf_ehdr_t *eh = (const elf_ehdr_t *)data;
+	const elf_phdr_t *ph = (const elf_phdr_t *)(data + eh->e_phoff);
+
+	*phdr_va = 0;
+	*brk = 0;
+	for (int i = 0; i < eh->e_phnum; i++, ph++) {
+		unsigned long start, end;
+
+		if (ph->p_type == PT_PHDR)
+			*phdr_va = ph->p_vaddr;
+		if (ph->p_type != PT_LOAD || ph->p_memsz == 0)
+			continue;
+		if (ph->p_filesz > ph->p_memsz || ph->p_offset > size || ph->p_filesz > size - ph->p_offset ||
+		    ph->p_vaddr + ph->p_memsz < ph->p_vaddr || ph->p_vaddr + ph->p_memsz > USER_MMAP_BASE ||
+		    ph->p_vaddr < USER_MMAP_MIN)
+			return -ENOEXEC;
+		start = ALIGN_DOWN((unsigned long)ph->p_vaddr, PAGE_SIZE);
+		end = ALIGN_UP((unsigned long)(ph->p_vaddr + ph->p_memsz), PAGE_SIZE);
+		if (vma_find_from(mm, start) && vma_find_from(mm, start)->start < end)
+			return -ENOEXEC;	/* segments sharing a page are not supported */
+		if (!vma_insert(mm, start, end, segment_flags(ph->p_flags), path,
+				ALIGN_DOWN(ph->p_offset, PAGE_SIZE)))
+			return -ENOMEM;
+		if (mm_write(mm, ph->p_vaddr, data + ph->p_offset, ph->p_filesz))
+			return -ENOMEM;
+		if (!*phdr_va && ph->p_offset <= eh->e_phoff &&
+		    eh->e_phoff < ph->p_offset + ph->p_filesz)
+			*phdr_va = ph->p_vaddr + (eh->e_phoff - ph->p_offset);
+		*brk = MAX(*brk, end);
+	}
+	return *brk ? 0 : -ENOEXEC;
+}
+
+/* Building the initial stack downwards from the top, in the new mm. */
+struct stack_builder {
+	struct mm *mm;
+	unsigned long sp;
+	bool failed;
+};
+
+/* Push len bytes; returns their user address. */
+static unsigned long push_bytes(struct stack_builder *sb, const void *p, size_t len)
+{
+	sb->sp -= len;
+	if (mm_write(sb->mm, sb->sp, p, len))
+		sb->failed = true;
+	return sb->sp;
+}
+
+static unsigned long push_string(struct stack_builder *sb, const char *s)
+{
+	return push_bytes(sb, s, strlen(s) + 1);
+}
+
+static int count_strings(char *const v[])
+{
+	int n = 0;
+
+	while (v && v[n] && n < MAX_ARGS)
+		n++;
+	return n;
+}
+
+/* Lay out argc, argv, envp and auxv; returns the initial SP (16-byte aligned). */
+static unsigned long build_stack(struct mm *mm, const char *path, char *const argv[],
+				 char *const envp[], const unsigned long *aux, int naux)
+{
+	struct stack_builder sb = { mm, USER_STACK_TOP, false };
+	int argc = count_strings(argv), envc = count_strings(envp);
+	unsigned long argp[MAX_ARGS], envpp[MAX_ARGS], execfn, platform, random;
+	unsigned long rnd[2] = { get_random_u64(), get_random_u64() };
+	unsigned long words, vec[2 * 24];
+
+	execfn = push_string(&sb, path);
+	for (int i = envc - 1; i >= 0; i--)
+		envpp[i] = push_string(&sb, envp[i]);
+	for (int i = argc - 1; i >= 0; i--)
+		argp[i] = push_string(&sb, argv[i]);
+	platform = push_string(&sb, ELF_PLATFORM);
+	sb.sp = ALIGN_DOWN(sb.sp, 16);
+	random = push_bytes(&sb, rnd, 16);
+
+	/* The vectors: argc, argv + NULL, envp + NULL, auxv (with our three pointers). */
+	words = 1 + argc + 1 + envc + 1 + naux + 6 + 2;
+	sb.sp = ALIGN_DOWN(sb.sp - words * sizeof(unsigned long), 16) + words * sizeof(unsigned long);
+	int n = 0;
+
+	for (int i = 0; i < naux; i++)
+		vec[n++] = aux[i];
+	vec[n++] = AT_RANDOM;
+	vec[n++] = random;
+	vec[n++] = AT_EXECFN;
+	vec[n++] = execfn;
+	vec[n++] = AT_PLATFORM;
+	vec[n++] = platform;
+	vec[n++] = AT_NULL;
+	vec[n++] = 0;
+	push_bytes(&sb, vec, n * sizeof(unsigned long));
+	unsigned long zero = 0;
+
+	push_bytes(&sb, &zero, sizeof(zero));
+	for (int i = envc - 1; i >= 0; i--)
+		push_bytes(&sb, &envpp[i], sizeof(unsigned long));
+	push_bytes(&sb, &zero, sizeof(zero));
+	for (int i = argc - 1; i >= 0; i--)
+		push_bytes(&sb, &argp[i], sizeof(unsigned long));
+	unsigned long argc_word = (unsigned long)argc;
+
+	push_bytes(&sb, &argc_word, sizeof(argc_word));
+	return sb.failed ? 0 : sb.sp;
+}
+
+/* The auxiliary vector entries that depend on the image. */
+static int fill_aux(unsigned long *aux, const elf_ehdr_t *eh, unsigned long phdr_va)
+{
+	int n = 0;
+#define AUX(t, v) (aux[n++] = (t), aux[n++] = (unsigned long)(v))
+	AUX(AT_PHDR, phdr_va);
+	AUX(AT_PHENT, sizeof(elf_phdr_t));
+	AUX(AT_PHNUM, eh->e_phnum);
+	AUX(AT_PAGESZ, PAGE_SIZE);
+	AUX(AT_BASE, 0);
+	AUX(AT_FLAGS, 0);
+	AUX(AT_ENTRY, eh->e_entry);
+	AUX(AT_UID, 0);
+	AUX(AT_EUID, 0);
+	AUX(AT_GID, 0);
+	AUX(AT_EGID, 0);
+	AUX(AT_HWCAP, ELF_HWCAP);
+	AUX(AT_HWCAP2, 0);
+	AUX(AT_CLKTCK, 100);
+	AUX(AT_SECURE, 0);
+#ifdef ELF_MINSIGSTKSZ
+	AUX(AT_MINSIGSTKSZ, ELF_MINSIGSTKSZ);
+#endif
+#undef AUX
+	return n;
+}
+
+long exec_into(struct proc *p, const char *path, char *const argv[], char *const envp[])
+{
+	const u8 *data;
+	u64 size;
+	u32 mode;
+	unsigned long phdr_va, brk, sp, aux[40];
+	struct mm *mm, *old;
+	long err;
+
+	if (!initramfs_lookup(path, &data, &size, &mode))
+		return -ENOENT;
+	if ((mode & 0170000) != 0100000)
+		return -EACCES;
+	err = elf_check(data, size);
+	if (err)
+		return err;
+	mm = mm_create();
+	if (!mm)
+		return -ENOMEM;
+	err = load_segments(mm, data, size, path, &phdr_va, &brk);
+	if (!err && !vma_insert(mm, USER_STACK_TOP - USER_STACK_SIZE, USER_STACK_TOP,
+				VM_READ | VM_WRITE | VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC |
+				VM_GROWSDOWN | VM_STACK, NULL, 0))
+		err = -ENOMEM;
+	if (!err)
+		err = arch_exec_setup(mm);
+	if (!err) {
+		sp = build_stack(mm, path, argv, envp, aux, fill_aux(aux, (const elf_ehdr_t *)data, phdr_va));
+		if (!sp)
+			err = -E2BIG;
+	}
+	if (err) {
+		mm_put(mm);
+		return err;
+	}
+	mm->brk_start = mm->brk = brk;
+	mm->stack_top = USER_STACK_TOP;
+	old = p->mm;
+	p->mm = mm;
+	if (p == current_proc())
+		arch_switch_mm(mm);
+	if (old)
+		mm_put(old);
+	arch_regs_init_user(proc_user_regs(p), ((const elf_ehdr_t *)data)->e_entry, sp);
+	signal_exec(&p->sig);
+	const char *base = path;
+
+	for (const char *s = path; *s; s++)
+		if (*s == '/')
+			base = s + 1;
+	snprintk(p->name, sizeof(p->name), "%s", base);
+	return 0;
+}

@@ -1,0 +1,17 @@
+/*
+ * exec.h - loading a program into a process.
+ */
+#ifndef EXEC_H
+#define EXEC_H
+
+struct proc;
+
+/*
+ * Replace p's address space with the static ELF executable at path (an
+ * initramfs file), with the given argument and environment strings (kernel
+ * memory), and set p's user registers to start it. On error p is unchanged
+ * and -errno is returned (-ENOENT, -EACCES, -ENOEXEC, -ENOMEM, -E2BIG).
+ */
+long exec_into(struct proc *p, const char *path, char *const argv[], char *const envp[]);
+
+#endif

@@ -1,0 +1,101 @@
+/*
+ * initramfs.c - the read-only files of a cpio "newc" archive (the format
+ * the Linux kernel reads), looked up by path in place.
+ */
+#include "vfs.h"
+#include "printk.h"
+#include "kstring.h"
+
+#define CPIO_HDR 110
+
+static const u8 *archive;
+static u64 archive_size;
+
+/* Parse an 8-digit hex field; returns false on a non-hex digit. */
+static bool hex8(const u8 *p, u32 *out)
+{
+	u32 v = 0;
+
+	for (int i = 0; i < 8; i++) {
+		u8 c = p[i];
+
+		v <<= 4;
+		if (c >= '0' && c <= '9')
+			v |= c - '0';
+		else if (c >= 'a' && c <= 'f')
+			v |= c - 'a' + 10;
+		else if (c >= 'A' && c <= 'F')
+			v |= c - 'A' + 10;
+		else
+			return false;
+	}
+	*out = v;
+	return true;
+}
+
+/* One archive member. */
+struct cpio_entry {
+	const char *name;	/* without a leading "./" or "/" */
+	const u8 *data;
+	u32 size, mode;
+	u64 next;		/* offset of the next header */
+};
+
+/* Decode the member at off; false at the trailer or on a malformed header. */
+static bool cpio_entry_at(u64 off, struct cpio_entry *e)
+{
+	const u8 *h = archive + off;
+	u32 mode, size, namesize;
+	u64 data_off;
+
+	if (off + CPIO_HDR > archive_size || memcmp(h, "070701", 6) != 0)
+		return false;
+	if (!hex8(h + 14, &mode) || !hex8(h + 54, &size) || !hex8(h + 94, &namesize))
+		return false;
+	if (namesize == 0 || off + CPIO_HDR + namesize > archive_size)
+		return false;
+	e->name = (const char *)h + CPIO_HDR;
+	if (e->name[namesize - 1] != '\0' || strcmp(e->name, "TRAILER!!!") == 0)
+		return false;
+	data_off = ALIGN_UP(off + CPIO_HDR + namesize, 4);
+	if (data_off + size > archive_size)
+		return false;
+	while (e->name[0] == '.' && e->name[1] == '/')
+		e->name += 2;
+	while (e->name[0] == '/')
+		e->name++;
+	e->data = archive + data_off;
+	e->size = size;
+	e->mode = mode;
+	e->next = ALIGN_UP(data_off + size, 4);
+	return true;
+}
+
+void initramfs_init(const void *data, u64 size)
+{
+	struct cpio_entry e;
+	int n = 0;
+
+	archive = data;
+	archive_size = size;
+	for (u64 off = 0; cpio_entry_at(off, &e); off = e.next)
+		n++;
+	printk("initramfs: %d entries, %llu bytes\n", n, (unsigned long long)size);
+}
+
+bool initramfs_lookup(const char *path, const u8 **data, u64 *size, u32 *mode)
+{
+	struct cpio_entry e;
+
+	while (*path == '/')
+		path++;
+	for (u64 off = 0; archive && cpio_entry_at(off, &e); off = e.next) {
+		if (strcmp(e.name, path) == 0) {
+			*data = e.data;
+			*size = e.size;
+			*mode = e.mode;
+			return true;
+		}
+	}
+	return false;
+}

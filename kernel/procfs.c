@@ -1,0 +1,145 @@
+/*
+ * procfs.c - the /proc files the tests read, in Linux's formats:
+ * /proc/self/maps, /proc/self/smaps, /proc/meminfo (and /proc/<pid>/...
+ * for the current process's own pid).
+ *
+ * A file's text is generated when it is opened (a snapshot), into pages
+ * owned by the open file.
+ */
+#include "vfs.h"
+#include "proc.h"
+#include "mm.h"
+#include "printk.h"
+#include "kstring.h"
+#include "errno.h"
+#include "page_alloc.h"
+#include <stdarg.h>
+
+#define PROCFS_ORDER 4	/* snapshots up to 64 KiB */
+
+struct procbuf {
+	char *buf;
+	size_t size, len;
+};
+
+static void pb_printf(struct procbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void pb_printf(struct procbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintk(b->buf + b->len, b->size - b->len, fmt, ap);
+	va_end(ap);
+	b->len = MIN(b->len + (size_t)n, b->size - 1);
+}
+
+/* One /proc/self/maps line, padded as Linux pads it before the name. */
+static void maps_line(struct procbuf *b, const struct mm *mm, const struct vma *v)
+{
+	const char *name = v->name;
+	size_t start = b->len;
+
+	if (!name && (v->flags & VM_STACK))
+		name = "[stack]";
+	else if (!name && (v->flags & VM_HEAP))
+		name = "[heap]";
+	(void)mm;
+	pb_printf(b, "%08lx-%08lx %c%c%c%c %08llx 00:00 %lu ", v->start, v->end,
+		  (v->flags & VM_READ) ? 'r' : '-', (v->flags & VM_WRITE) ? 'w' : '-',
+		  (v->flags & VM_EXEC) ? 'x' : '-', (v->flags & VM_SHARED) ? 's' : 'p',
+		  (unsigned long long)(name && v->name ? v->offset : 0), name && v->name ? 1ul : 0ul);
+	if (name) {
+		while (b->len - start < 73)
+			pb_printf(b, " ");
+		pb_printf(b, "%s", name);
+	}
+	pb_printf(b, "\n");
+}
+
+static void gen_maps(struct procbuf *b, struct mm *mm, bool smaps)
+{
+	for (const struct vma *v = mm->vmas; v; v = v->next) {
+		maps_line(b, mm, v);
+		if (!smaps)
+			continue;
+		u64 rss = mm_rss_pages(mm, v->start, v->end) * (PAGE_SIZE / 1024);
+
+		pb_printf(b, "Size:           %8lu kB\n", (v->end - v->start) >> 10);
+		pb_printf(b, "KernelPageSize: %8lu kB\n", PAGE_SIZE >> 10);
+		pb_printf(b, "MMUPageSize:    %8lu kB\n", PAGE_SIZE >> 10);
+		pb_printf(b, "Rss:            %8llu kB\n", (unsigned long long)rss);
+		pb_printf(b, "Pss:            %8llu kB\n", (unsigned long long)rss);
+		pb_printf(b, "Anonymous:      %8llu kB\n", (unsigned long long)rss);
+		pb_printf(b, "AnonHugePages:  %8lu kB\n", 0ul);
+		pb_printf(b, "VmFlags:%s%s%s%s%s%s%s%s\n", (v->flags & VM_READ) ? " rd" : "",
+			  (v->flags & VM_WRITE) ? " wr" : "", (v->flags & VM_EXEC) ? " ex" : "",
+			  (v->flags & VM_SHARED) ? " sh" : "", (v->flags & VM_MAYREAD) ? " mr" : "",
+			  (v->flags & VM_MAYWRITE) ? " mw" : "", (v->flags & VM_MAYEXEC) ? " me" : "",
+			  (v->flags & VM_GROWSDOWN) ? " gd" : "");
+	}
+}
+
+static void gen_meminfo(struct procbuf *b)
+{
+	struct page_stats st;
+	unsigned long kb = PAGE_SIZE / 1024;
+
+	page_alloc_stats(&st);
+	pb_printf(b, "MemTotal:       %8llu kB\n", (unsigned long long)st.total_pages * kb);
+	pb_printf(b, "MemFree:        %8llu kB\n", (unsigned long long)st.free_pages * kb);
+	pb_printf(b, "MemAvailable:   %8llu kB\n", (unsigned long long)st.free_pages * kb);
+	pb_printf(b, "PageTables:     %8llu kB\n", (unsigned long long)st.pt_user_pages * kb);
+	pb_printf(b, "SecPageTables:  %8llu kB\n", 0ull);
+	pb_printf(b, "AnonHugePages:  %8llu kB\n", 0ull);
+	pb_printf(b, "HugePages_Total:   %5u\n", 0u);
+	pb_printf(b, "HugePages_Free:    %5u\n", 0u);
+	pb_printf(b, "HugePages_Rsvd:    %5u\n", 0u);
+	pb_printf(b, "HugePages_Surp:    %5u\n", 0u);
+	pb_printf(b, "Hugepagesize:   %8lu kB\n", 2048ul);
+}
+
+/* Strip "/proc/self/" or "/proc/<own pid>/"; NULL if it names another process. */
+static const char *self_path(const char *path, int pid)
+{
+	const char *p = path + 6;	/* after "/proc/" */
+	int n = 0;
+
+	if (strncmp(p, "self/", 5) == 0)
+		return p + 5;
+	if (*p < '0' || *p > '9')
+		return NULL;
+	while (*p >= '0' && *p <= '9')
+		n = n * 10 + (*p++ - '0');
+	return n == pid && *p == '/' ? p + 1 : NULL;
+}
+
+long procfs_generate(const char *path, struct file *f)
+{
+	struct proc *me = current_proc();
+	struct page *pg = alloc_pages(0, PROCFS_ORDER);
+	struct procbuf b;
+	const char *rest = self_path(path, me->pid);
+
+	if (!pg)
+		return -ENOMEM;
+	b.buf = page_address(pg);
+	b.size = PAGE_SIZE << PROCFS_ORDER;
+	b.len = 0;
+	b.buf[0] = '\0';
+	if (strcmp(path, "/proc/meminfo") == 0)
+		gen_meminfo(&b);
+	else if (rest && strcmp(rest, "maps") == 0)
+		gen_maps(&b, me->mm, false);
+	else if (rest && strcmp(rest, "smaps") == 0)
+		gen_maps(&b, me->mm, true);
+	else {
+		free_pages(pg, PROCFS_ORDER);
+		return -ENOENT;
+	}
+	f->priv = b.buf;
+	f->order = PROCFS_ORDER;
+	f->data = (const u8 *)b.buf;
+	f->size = b.len;
+	return 0;
+}

@@ -1,0 +1,119 @@
+/*
+ * signal.h - POSIX signals with Linux's numbers, structures and semantics
+ * (rt_sigaction, rt_sigprocmask, rt_sigreturn, kill, default actions, and
+ * SIGSEGV/SIGBUS with si_addr and si_code for faults).
+ */
+#ifndef SIGNAL_H
+#define SIGNAL_H
+
+#include "types.h"
+
+#define NSIG		64
+#define SIGHUP		1
+#define SIGINT		2
+#define SIGQUIT		3
+#define SIGILL		4
+#define SIGTRAP		5
+#define SIGABRT		6
+#define SIGBUS		7
+#define SIGFPE		8
+#define SIGKILL		9
+#define SIGUSR1		10
+#define SIGSEGV		11
+#define SIGUSR2		12
+#define SIGPIPE		13
+#define SIGALRM		14
+#define SIGTERM		15
+#define SIGCHLD		17
+#define SIGCONT		18
+#define SIGSTOP		19
+#define SIGTSTP		20
+#define SIGTTIN		21
+#define SIGTTOU		22
+#define SIGURG		23
+#define SIGXCPU		24
+#define SIGXFSZ		25
+#define SIGVTALRM	26
+#define SIGPROF		27
+#define SIGWINCH	28
+#define SIGSYS		31
+
+#define SIG_DFL		0UL
+#define SIG_IGN		1UL
+
+#define SA_SIGINFO	0x00000004u
+#define SA_ONSTACK	0x08000000u
+#define SA_RESTART	0x10000000u
+#define SA_NODEFER	0x40000000u
+#define SA_RESETHAND	0x80000000u
+#define SA_RESTORER	0x04000000u
+
+#define SIG_BLOCK	0
+#define SIG_UNBLOCK	1
+#define SIG_SETMASK	2
+
+/* si_code values */
+#define SI_USER		0
+#define SI_TKILL	(-6)
+#define SEGV_MAPERR	1
+#define SEGV_ACCERR	2
+#define BUS_ADRALN	1
+#define ILL_ILLOPC	1
+
+#define SIGMASK(sig)	(1ull << ((sig) - 1))
+
+/* The user's struct sigaction as rt_sigaction passes it (Linux's kernel layout). */
+struct k_sigaction {
+	unsigned long handler;
+	unsigned long flags;
+	unsigned long restorer;
+	u64 mask;
+};
+
+/* What the kernel knows about one pending signal. */
+struct ksiginfo {
+	int signo, code;
+	int pid, uid;		/* sender, for kill() */
+	unsigned long addr;	/* fault address, for SIGSEGV/SIGBUS/SIGILL */
+};
+
+struct sigstate {
+	struct k_sigaction act[NSIG];
+	u64 pending, blocked;
+	struct ksiginfo info[NSIG];
+	unsigned long altstack_sp, altstack_size;
+	int altstack_flags;
+};
+
+struct proc;
+struct pt_regs;
+
+/* Queue sig for p (one instance per signal number), waking it if it sleeps. */
+void signal_send(struct proc *p, const struct ksiginfo *info);
+
+/* A fault in user mode: deliver sig now even if blocked or ignored. */
+void signal_force(struct proc *p, const struct ksiginfo *info);
+
+/* Is an unblocked signal pending for p? */
+bool signal_pending(const struct proc *p);
+
+/* Deliver pending signals before returning to user mode with regs. */
+void signal_deliver(struct proc *p, struct pt_regs *regs);
+
+/* fork: the child inherits actions and mask, not pending signals. */
+void signal_fork(struct sigstate *child, const struct sigstate *parent);
+
+/* exec: caught signals revert to default; ignored stay ignored; mask kept. */
+void signal_exec(struct sigstate *s);
+
+/*
+ * The arch's signal frame: push a frame for (sig, info) on the user stack
+ * so that regs resume in the handler; return false if the stack is not
+ * writable (the caller then kills the process with SIGSEGV). arch_sigreturn
+ * restores regs and *blocked from the frame at the user SP.
+ */
+bool arch_setup_frame(struct proc *p, struct pt_regs *regs, int sig, const struct ksiginfo *info,
+		      const struct k_sigaction *act, u64 blocked);
+bool arch_sigreturn(struct proc *p, struct pt_regs *regs, u64 *blocked);
+
+#endif

@@ -1,0 +1,487 @@
+/*
+ * sys_proc.c - process, signal, time and identity system calls.
+ */
+#include "syscall.h"
+#include "proc.h"
+#include "mm.h"
+#include "exec.h"
+#include "uaccess.h"
+#include "errno.h"
+#include "kstring.h"
+#include "printk.h"
+#include "page_alloc.h"
+#include "random.h"
+#include "ktime.h"
+#include "arch.h"
+
+/* ---- identity ---- */
+
+long sys_getpid(const unsigned long *a) { (void)a; return current_proc()->pid; }
+long sys_gettid(const unsigned long *a) { (void)a; return current_proc()->pid; }
+long sys_getuid(const unsigned long *a) { (void)a; return 0; }
+long sys_geteuid(const unsigned long *a) { (void)a; return 0; }
+long sys_getgid(const unsigned long *a) { (void)a; return 0; }
+long sys_getegid(const unsigned long *a) { (void)a; return 0; }
+
+long sys_getppid(const unsigned long *a)
+{
+	struct proc *parent = current_proc()->parent;
+
+	(void)a;
+	return parent ? parent->pid : 0;
+}
+
+/* ---- lifecycle ---- */
+
+long sys_exit(const unsigned long *a)
+{
+	proc_exit((int)((a[0] & 0xff) << 8));
+}
+
+long sys_exit_group(const unsigned long *a)
+{
+	proc_exit((int)((a[0] & 0xff) << 8));
+}
+
+#define CLONE_VM		0x00000100
+#define CLONE_THREAD		0x00010000
+#define CLONE_SETTLS		0x00080000
+#define CLONE_PARENT_SETTID	0x00100000
+#define CLONE_CHILD_CLEARTID	0x00200000
+#define CLONE_CHILD_SETTID	0x01000000
+
+/* clone(flags, stack, parent_tid, tls, child_tid): processes only, no threads. */
+long sys_clone(const unsigned long *a)
+{
+	unsigned long flags = a[0];
+	long pid;
+
+	if (flags & (CLONE_VM | CLONE_THREAD))
+		return -EINVAL;	/* threads are not supported */
+	pid = proc_fork(flags, a[1]);
+	if (pid < 0)
+		return pid;
+	struct proc *child = proc_find((int)pid);
+	int tid = (int)pid;
+
+	if ((flags & CLONE_PARENT_SETTID) && copy_to_user((void *)a[2], &tid, sizeof(tid)))
+		return -EFAULT;
+	if (flags & CLONE_CHILD_SETTID)
+		mm_write(child->mm, a[4], &tid, sizeof(tid));
+	if (flags & CLONE_CHILD_CLEARTID)
+		child->clear_child_tid = a[4];
+	return pid;
+}
+
+#define EXEC_STRINGS_ORDER 4	/* 64 KiB for argv + envp */
+#define EXEC_MAX_ARGS 256
+
+/* Copy a user string vector into buf; fills vec (NULL-terminated). */
+static long copy_strings(unsigned long uvec, char **vec, char *buf, size_t *used, size_t size)
+{
+	int n = 0;
+
+	for (; uvec; n++) {
+		unsigned long up;
+		long len;
+
+		if (n == EXEC_MAX_ARGS)
+			return -E2BIG;
+		if (copy_from_user(&up, (const void *)(uvec + n * sizeof(up)), sizeof(up)))
+			return -EFAULT;
+		if (!up)
+			break;
+		len = strncpy_from_user(buf + *used, (const char *)up, size - *used);
+		if (len < 0)
+			return len == -ENAMETOOLONG ? -E2BIG : len;
+		vec[n] = buf + *used;
+		*used += (size_t)len + 1;
+	}
+	vec[n] = NULL;
+	return 0;
+}
+
+long sys_execve(const unsigned long *a)
+{
+	struct page *pg = alloc_pages(0, EXEC_STRINGS_ORDER);
+	static char *argv[EXEC_MAX_ARGS + 1], *envp[EXEC_MAX_ARGS + 1];
+	size_t used = 0, size = PAGE_SIZE << EXEC_STRINGS_ORDER;
+	char *buf;
+	long err;
+
+	if (!pg)
+		return -ENOMEM;
+	buf = page_address(pg);
+	err = strncpy_from_user(buf, (const char *)a[0], 256);
+	if (err >= 0) {
+		used = (size_t)err + 1;
+		err = copy_strings(a[1], argv, buf, &used, size);
+	}
+	if (!err)
+		err = copy_strings(a[2], envp, buf, &used, size);
+	if (!err)
+		err = exec_into(current_proc(), buf, argv, envp);
+	free_pages(pg, EXEC_STRINGS_ORDER);
+	return err;
+}
+
+/* struct rusage: two timevals then 14 longs (Linux's layout on both arches). */
+struct rusage_user {
+	long utime_sec, utime_usec, stime_sec, stime_usec;
+	long maxrss, ixrss, idrss, isrss, minflt, majflt, nswap, inblock, oublock;
+	long msgsnd, msgrcv, nsignals, nvcsw, nivcsw;
+};
+
+long sys_wait4(const unsigned long *a)
+{
+	int status = 0;
+	long pid = proc_wait((int)a[0], &status, (int)a[2], NULL);
+
+	if (pid > 0 && a[1] && copy_to_user((void *)a[1], &status, sizeof(status)))
+		return -EFAULT;
+	if (pid > 0 && a[3]) {
+		struct rusage_user ru;
+
+		memset(&ru, 0, sizeof(ru));
+		if (copy_to_user((void *)a[3], &ru, sizeof(ru)))
+			return -EFAULT;
+	}
+	return pid;
+}
+
+long sys_set_tid_address(const unsigned long *a)
+{
+	current_proc()->clear_child_tid = a[0];
+	return current_proc()->pid;
+}
+
+long sys_set_robust_list(const unsigned long *a) { (void)a; return 0; }
+long sys_rseq(const unsigned long *a) { (void)a; return -ENOSYS; }
+
+#define RLIMIT_STACK	3
+#define RLIMIT_NPROC	6
+#define RLIMIT_NOFILE	7
+#define RLIM_INFINITY	(~0ull)
+
+/* prlimit64(pid, resource, new, old): report the limits the kernel enforces. */
+long sys_prlimit64(const unsigned long *a)
+{
+	u64 lim[2] = { RLIM_INFINITY, RLIM_INFINITY };
+
+	if (a[0] && (long)a[0] != current_proc()->pid)
+		return proc_find((int)a[0]) ? -EPERM : -ESRCH;
+	if (a[1] >= 16)
+		return -EINVAL;
+	if (a[1] == RLIMIT_STACK)
+		lim[0] = 8 << 20;
+	else if (a[1] == RLIMIT_NPROC)
+		lim[0] = lim[1] = NPROC;
+	else if (a[1] == RLIMIT_NOFILE)
+		lim[0] = lim[1] = NOFILE;
+	if (a[3] && copy_to_user((void *)a[3], lim, sizeof(lim)))
+		return -EFAULT;
+	return 0;	/* new limits are accepted but not enforced */
+}
+
+long sys_getrusage(const unsigned long *a)
+{
+	struct proc *p = current_proc();
+	struct rusage_user ru;
+	long who = (long)a[0];
+
+	if (who != 0 && who != -1 && who != 1)
+		return -EINVAL;
+	memset(&ru, 0, sizeof(ru));
+	if (who != -1) {
+		ru.minflt = (long)p->minflt;
+		ru.majflt = (long)p->majflt;
+		ru.utime_sec = (long)(p->utime_ns / 1000000000);
+		ru.utime_usec = (long)(p->utime_ns % 1000000000 / 1000);
+	}
+	return copy_to_user((void *)a[1], &ru, sizeof(ru)) ? -EFAULT : 0;
+}
+
+long sys_uname(const unsigned long *a)
+{
+	char u[6][65];
+
+	memset(u, 0, sizeof(u));
+	snprintk(u[0], 65, "Linux");	/* the ABI we implement */
+	snprintk(u[1], 65, "teachos");
+	snprintk(u[2], 65, "6.12.0-teachos");
+	snprintk(u[3], 65, "#1");
+	snprintk(u[4], 65, "%s", arch_machine_name());
+	snprintk(u[5], 65, "(none)");
+	return copy_to_user((void *)a[0], u, sizeof(u)) ? -EFAULT : 0;
+}
+
+long sys_sched_yield(const unsigned long *a)
+{
+	(void)a;
+	yield();
+	return 0;
+}
+
+long sys_reboot(const unsigned long *a)
+{
+	/* LINUX_REBOOT_MAGIC1/2 and CMD_POWER_OFF (or HALT): power off. */
+	if (a[0] != 0xfee1deadul || (a[1] != 672274793 && a[1] != 85072278 &&
+				     a[1] != 369367448 && a[1] != 537993216))
+		return -EINVAL;
+	if (a[2] == 0x4321fedc || a[2] == 0xcdef0123)
+		arch_poweroff(0);
+	return -EINVAL;
+}
+
+struct sysinfo_user {
+	long uptime;
+	unsigned long loads[3], totalram, freeram, sharedram, bufferram, totalswap, freeswap;
+	unsigned short procs, pad;
+	unsigned long totalhigh, freehigh;
+	unsigned int mem_unit;
+	char f[8];
+};
+
+long sys_sysinfo(const unsigned long *a)
+{
+	struct sysinfo_user si;
+	struct page_stats st;
+
+	page_alloc_stats(&st);
+	memset(&si, 0, sizeof(si));
+	si.uptime = (long)(ktime_ns() / 1000000000);
+	si.totalram = (unsigned long)st.total_pages;
+	si.freeram = (unsigned long)st.free_pages;
+	si.procs = (unsigned short)proc_count();
+	si.mem_unit = PAGE_SIZE;
+	return copy_to_user((void *)a[0], &si, sizeof(si)) ? -EFAULT : 0;
+}
+
+/* ---- time ---- */
+
+struct timespec_user {
+	long sec, nsec;
+};
+
+long sys_clock_gettime(const unsigned long *a)
+{
+	u64 ns = ktime_ns();
+	struct timespec_user ts = { (long)(ns / 1000000000), (long)(ns % 1000000000) };
+
+	if (a[0] > 11)
+		return -EINVAL;
+	return copy_to_user((void *)a[1], &ts, sizeof(ts)) ? -EFAULT : 0;
+}
+
+long sys_gettimeofday(const unsigned long *a)
+{
+	u64 ns = ktime_ns();
+	long tv[2] = { (long)(ns / 1000000000), (long)(ns % 1000000000 / 1000) };
+
+	if (a[0] && copy_to_user((void *)a[0], tv, sizeof(tv)))
+		return -EFAULT;
+	return 0;
+}
+
+/* Sleep until ktime reaches 'until'; -EINTR (with the time left) on a signal. */
+static long sleep_until(u64 until, unsigned long urem)
+{
+	while (ktime_ns() < until) {
+		if (sleep_on(&sleep_until, until) == -EINTR) {
+			u64 left = until > ktime_ns() ? until - ktime_ns() : 0;
+			struct timespec_user rem = { (long)(left / 1000000000), (long)(left % 1000000000) };
+
+			if (urem && copy_to_user((void *)urem, &rem, sizeof(rem)))
+				return -EFAULT;
+			return -EINTR;
+		}
+	}
+	return 0;
+}
+
+long sys_nanosleep(const unsigned long *a)
+{
+	struct timespec_user ts;
+
+	if (copy_from_user(&ts, (const void *)a[0], sizeof(ts)))
+		return -EFAULT;
+	if (ts.sec < 0 || ts.nsec < 0 || ts.nsec >= 1000000000)
+		return -EINVAL;
+	return sleep_until(ktime_ns() + (u64)ts.sec * 1000000000 + (u64)ts.nsec, a[1]);
+}
+
+long sys_clock_nanosleep(const unsigned long *a)
+{
+	struct timespec_user ts;
+	u64 when;
+
+	if (copy_from_user(&ts, (const void *)a[2], sizeof(ts)))
+		return -EFAULT;
+	if (ts.sec < 0 || ts.nsec < 0 || ts.nsec >= 1000000000)
+		return -EINVAL;
+	when = (u64)ts.sec * 1000000000 + (u64)ts.nsec;
+	if (!(a[1] & 1))	/* not TIMER_ABSTIME */
+		when += ktime_ns();
+	return sleep_until(when, (a[1] & 1) ? 0 : a[3]);
+}
+
+long sys_getrandom(const unsigned long *a)
+{
+	size_t n = a[1], done = 0;
+
+	if (a[2] & ~7ul)
+		return -EINVAL;
+	while (done < n) {
+		u64 r = get_random_u64();
+		size_t chunk = MIN(n - done, sizeof(r));
+
+		if (copy_to_user((void *)(a[0] + done), &r, chunk))
+			return done ? (long)done : -EFAULT;
+		done += chunk;
+	}
+	return (long)done;
+}
+
+/* ---- signals ---- */
+
+static bool valid_signal(unsigned long sig)
+{
+	return sig >= 1 && sig <= NSIG;
+}
+
+/* Send sig to one process; sig 0 only checks that it exists. */
+static long kill_one(struct proc *p, int sig, int code)
+{
+	struct ksiginfo si = { .signo = sig, .code = code, .pid = current_proc()->pid };
+
+	if (!p || p->state == P_ZOMBIE)
+		return p ? 0 : -ESRCH;
+	if (sig)
+		signal_send(p, &si);
+	return 0;
+}
+
+long sys_kill(const unsigned long *a)
+{
+	long pid = (long)(int)a[0];
+	int sig = (int)a[1];
+
+	if (sig && !valid_signal((unsigned long)sig))
+		return -EINVAL;
+	if (pid > 0)
+		return kill_one(proc_find((int)pid), sig, SI_USER);
+	if (pid == -1) {	/* every process but init and the caller */
+		struct ksiginfo si = { .signo = sig, .code = SI_USER, .pid = current_proc()->pid };
+
+		return proc_signal_all(&si, current_proc());
+	}
+	return kill_one(current_proc(), sig, SI_USER);	/* no process groups: our own */
+}
+
+long sys_tkill(const unsigned long *a)
+{
+	if ((long)(int)a[0] <= 0 || (a[1] && !valid_signal(a[1])))
+		return -EINVAL;
+	return kill_one(proc_find((int)a[0]), (int)a[1], SI_TKILL);
+}
+
+long sys_tgkill(const unsigned long *a)
+{
+	if ((long)(int)a[0] <= 0 || (long)(int)a[1] <= 0 || (a[2] && !valid_signal(a[2])))
+		return -EINVAL;
+	if (a[0] != a[1])
+		return -ESRCH;	/* one thread per process */
+	return kill_one(proc_find((int)a[1]), (int)a[2], SI_TKILL);
+}
+
+long sys_rt_sigaction(const unsigned long *a)
+{
+	struct proc *p = current_proc();
+	unsigned long sig = a[0];
+	struct k_sigaction act, old;
+
+	if (!valid_signal(sig) || a[3] != sizeof(u64))
+		return -EINVAL;
+	old = p->sig.act[sig - 1];
+	if (a[1]) {
+		if (sig == SIGKILL || sig == SIGSTOP)
+			return -EINVAL;
+		if (copy_from_user(&act, (const void *)a[1], sizeof(act)))
+			return -EFAULT;
+		act.mask &= ~(SIGMASK(SIGKILL) | SIGMASK(SIGSTOP));
+		p->sig.act[sig - 1] = act;
+		/* Setting SIG_IGN (or default-ignore) discards a pending instance. */
+		if (act.handler == SIG_IGN)
+			p->sig.pending &= ~SIGMASK(sig);
+	}
+	if (a[2] && copy_to_user((void *)a[2], &old, sizeof(old)))
+		return -EFAULT;
+	return 0;
+}
+
+long sys_rt_sigprocmask(const unsigned long *a)
+{
+	struct proc *p = current_proc();
+	u64 set, old = p->sig.blocked;
+
+	if (a[3] != sizeof(u64))
+		return -EINVAL;
+	if (a[1]) {
+		if (copy_from_user(&set, (const void *)a[1], sizeof(set)))
+			return -EFAULT;
+		switch (a[0]) {
+		case SIG_BLOCK: p->sig.blocked |= set; break;
+		case SIG_UNBLOCK: p->sig.blocked &= ~set; break;
+		case SIG_SETMASK: p->sig.blocked = set; break;
+		default: return -EINVAL;
+		}
+		p->sig.blocked &= ~(SIGMASK(SIGKILL) | SIGMASK(SIGSTOP));
+	}
+	if (a[2] && copy_to_user((void *)a[2], &old, sizeof(old)))
+		return -EFAULT;
+	return 0;
+}
+
+long sys_rt_sigreturn(const unsigned long *a)
+{
+	struct proc *p = current_proc();
+	struct pt_regs *regs = proc_user_regs(p);
+	u64 blocked;
+
+	(void)a;
+	if (!arch_sigreturn(p, regs, &blocked)) {
+		struct ksiginfo si = { .signo = SIGSEGV, .code = SI_USER };
+
+		signal_force(p, &si);
+		return arch_regs_get_return(regs);
+	}
+	p->sig.blocked = blocked & ~(SIGMASK(SIGKILL) | SIGMASK(SIGSTOP));
+	return arch_regs_get_return(regs);	/* the restored x0/r3, unchanged */
+}
+
+struct stack_user {
+	unsigned long sp;
+	int flags;
+	unsigned long size;
+};
+
+#define SS_DISABLE 2
+
+long sys_sigaltstack(const unsigned long *a)
+{
+	struct sigstate *s = &current_proc()->sig;
+	struct stack_user old = { s->altstack_sp, s->altstack_size ? 0 : SS_DISABLE, s->altstack_size };
+	struct stack_user ss;
+
+	if (a[0]) {
+		if (copy_from_user(&ss, (const void *)a[0], sizeof(ss)))
+			return -EFAULT;
+		if (ss.flags & ~SS_DISABLE)
+			return -EINVAL;
+		s->altstack_sp = (ss.flags & SS_DISABLE) ? 0 : ss.sp;
+		s->altstack_size = (ss.flags & SS_DISABLE) ? 0 : ss.size;
+	}
+	if (a[1] && copy_to_user((void *)a[1], &old, sizeof(old)))
+		return -EFAULT;
+	return 0;
+}

@@ -1,0 +1,41 @@
+/*
+ * syscall.h - system call dispatch. Each arch maps its Linux syscall
+ * numbers to the handlers below (arch/<arch>/kernel/syscall_table.c); a
+ * handler gets the six argument registers and returns a value or -errno.
+ */
+#ifndef SYSCALL_H
+#define SYSCALL_H
+
+#include "types.h"
+
+typedef long (*syscall_fn)(const unsigned long *a);
+
+struct syscall_entry {
+	syscall_fn fn;
+	const char *name;
+};
+
+/* The arch's table, indexed by its syscall number. */
+extern const struct syscall_entry arch_syscalls[];
+extern const unsigned arch_nr_syscalls;
+
+/* Run syscall nr with args a[0..5]; unknown numbers give -ENOSYS (logged once). */
+long syscall_dispatch(unsigned long nr, const unsigned long *a);
+
+#define SYSCALLS(X)                                                              \
+	X(read) X(write) X(writev) X(readv) X(openat) X(close) X(lseek) X(fstat)       \
+	X(newfstatat) X(ioctl) X(readlinkat) X(faccessat) X(getcwd) X(dup) X(dup3)    \
+	X(fcntl) X(pipe2)                                                         \
+	X(getpid) X(getppid) X(gettid) X(clone) X(execve) X(wait4) X(exit)             \
+	X(exit_group) X(set_tid_address) X(set_robust_list) X(rseq) X(prlimit64)      \
+	X(getrusage) X(uname) X(sched_yield) X(nanosleep) X(clock_nanosleep)          \
+	X(clock_gettime) X(gettimeofday) X(getrandom) X(getuid) X(geteuid) X(getgid)  \
+	X(getegid) X(kill) X(tgkill) X(tkill) X(rt_sigaction) X(rt_sigprocmask)       \
+	X(rt_sigreturn) X(sigaltstack) X(brk) X(mmap) X(munmap) X(mprotect)           \
+	X(madvise) X(reboot) X(mount) X(sysinfo)
+
+#define DECLARE_SYS(name) long sys_##name(const unsigned long *a);
+SYSCALLS(DECLARE_SYS)
+#undef DECLARE_SYS
+
+#endif

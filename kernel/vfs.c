@@ -1,0 +1,178 @@
+/*
+ * vfs.c - open files: the console, initramfs files and /proc snapshots
+ * (see vfs.h).
+ */
+#include "vfs.h"
+#include "proc.h"
+#include "console.h"
+#include "printk.h"
+#include "kstring.h"
+#include "errno.h"
+#include "page_alloc.h"
+
+#define NFILE 256	/* open files in the whole system */
+
+static struct file files[NFILE];
+
+static struct file *file_alloc(void)
+{
+	for (int i = 0; i < NFILE; i++) {
+		if (files[i].refs == 0) {
+			memset(&files[i], 0, sizeof(files[i]));
+			files[i].refs = 1;
+			return &files[i];
+		}
+	}
+	return NULL;
+}
+
+struct file *file_dup(struct file *f)
+{
+	f->refs++;
+	return f;
+}
+
+void file_close(struct file *f)
+{
+	BUG_ON(f->refs <= 0);
+	if (--f->refs)
+		return;
+	if (f->ops->release)
+		f->ops->release(f);
+}
+
+/* ---- read-only memory files (initramfs members, /proc snapshots) ---- */
+
+static long mem_read(struct file *f, void *buf, size_t n, u64 *off)
+{
+	if (*off >= f->size)
+		return 0;
+	n = MIN(n, f->size - *off);
+	memcpy(buf, f->data + *off, n);
+	*off += n;
+	return (long)n;
+}
+
+static long mem_write(struct file *f, const void *buf, size_t n, u64 *off)
+{
+	(void)f; (void)buf; (void)n; (void)off;
+	return -EBADF;	/* opened read-only */
+}
+
+static void snapshot_release(struct file *f)
+{
+	if (f->priv)
+		free_pages(phys_to_page(virt_to_phys(f->priv)), f->order);
+}
+
+static const struct file_ops initramfs_ops = { .read = mem_read, .write = mem_write };
+static const struct file_ops procfs_ops = { .read = mem_read, .write = mem_write,
+					    .release = snapshot_release };
+
+/* ---- the console ---- */
+
+#define TCGETS		0x5401
+#define TIOCGWINSZ	0x5413
+
+static long con_read(struct file *f, void *buf, size_t n, u64 *off)
+{
+	(void)f; (void)off;
+	return console_read_bytes(buf, n);
+}
+
+static long con_write(struct file *f, const void *buf, size_t n, u64 *off)
+{
+	(void)f; (void)off;
+	console_write(buf, n);
+	return (long)n;
+}
+
+static long con_ioctl(struct file *f, unsigned long cmd, unsigned long arg)
+{
+	(void)f;
+	return console_tty_ioctl(cmd, arg);
+}
+
+static const struct file_ops console_ops = { .read = con_read, .write = con_write,
+					     .ioctl = con_ioctl };
+
+void console_open_stdio(struct proc *p)
+{
+	struct file *f = file_alloc();
+
+	BUG_ON(!f);
+	f->ops = &console_ops;
+	f->st.mode = S_IFCHR | 0620;
+	f->st.rdev = (5 << 8) | 1;	/* like /dev/console */
+	f->st.nlink = 1;
+	f->st.blksize = 1024;
+	p->files[0] = f;
+	p->files[1] = file_dup(f);
+	p->files[2] = file_dup(f);
+}
+
+/* ---- open ---- */
+
+#define O_ACCMODE	3
+#define O_RDONLY	0
+
+static bool has_prefix(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+long vfs_open(const char *path, int flags, struct file **out)
+{
+	struct file *f;
+	const u8 *data;
+	u64 size;
+	u32 mode;
+	long err;
+
+	if (!*path)
+		return -ENOENT;
+	if (strcmp(path, "/dev/console") == 0 || strcmp(path, "/dev/tty") == 0) {
+		f = file_alloc();
+		if (!f)
+			return -ENFILE;
+		f->ops = &console_ops;
+		f->st.mode = S_IFCHR | 0620;
+		*out = f;
+		return 0;
+	}
+	if (has_prefix(path, "/proc/")) {
+		if ((flags & O_ACCMODE) != O_RDONLY)
+			return -EACCES;
+		f = file_alloc();
+		if (!f)
+			return -ENFILE;
+		f->ops = &procfs_ops;
+		err = procfs_generate(path, f);
+		if (err) {
+			f->refs = 0;
+			return err;
+		}
+		f->st.mode = S_IFREG | 0444;
+		f->st.nlink = 1;
+		*out = f;
+		return 0;
+	}
+	if (!initramfs_lookup(path, &data, &size, &mode))
+		return -ENOENT;
+	if ((flags & O_ACCMODE) != O_RDONLY)
+		return -EROFS;
+	f = file_alloc();
+	if (!f)
+		return -ENFILE;
+	f->ops = &initramfs_ops;
+	f->data = data;
+	f->size = size;
+	f->st.mode = mode;
+	f->st.size = size;
+	f->st.nlink = 1;
+	f->st.blksize = PAGE_SIZE;
+	f->st.blocks = (size + 511) / 512;
+	f->st.ino = (u64)(uintptr_t)data;
+	*out = f;
+	return 0;
+}

@@ -1,0 +1,65 @@
+/*
+ * vfs.h - a minimal in-memory file system: the console, the read-only files
+ * of the initramfs, and generated /proc files. File descriptors index the
+ * per-process table of open files.
+ */
+#ifndef VFS_H
+#define VFS_H
+
+#include "types.h"
+
+struct file;
+struct proc;
+
+/* The status fstat() reports, before the arch lays it out for the user. */
+struct kstat {
+	u64 dev, ino, rdev, size, blocks;
+	u32 mode, nlink, blksize;
+};
+
+#define S_IFMT		0170000
+#define S_IFREG		0100000
+#define S_IFDIR		0040000
+#define S_IFCHR		0020000
+
+struct file_ops {
+	/* Read or write at *off through a kernel buffer; bytes done or -errno. */
+	long (*read)(struct file *f, void *buf, size_t n, u64 *off);
+	long (*write)(struct file *f, const void *buf, size_t n, u64 *off);
+	long (*ioctl)(struct file *f, unsigned long cmd, unsigned long arg);
+	void (*release)(struct file *f);
+};
+
+struct file {
+	int refs;
+	const struct file_ops *ops;
+	const u8 *data;		/* contents of a read-only file (initramfs, /proc snapshot) */
+	u64 size;
+	u64 off;
+	struct kstat st;
+	void *priv;		/* e.g. the pages of a /proc snapshot */
+	unsigned order;		/* ... which are 2^order pages */
+};
+
+/* Lay out st as the arch's struct stat at user address ubuf (0 or -EFAULT). */
+long arch_stat_to_user(const struct kstat *st, unsigned long ubuf);
+
+/* Open path (absolute; the working directory is always "/"). */
+long vfs_open(const char *path, int flags, struct file **out);
+
+struct file *file_dup(struct file *f);
+void file_close(struct file *f);
+
+/* Install the console as fds 0, 1 and 2 of p. */
+void console_open_stdio(struct proc *p);
+
+/* Register the initramfs (cpio newc) found at [data, data + size). */
+void initramfs_init(const void *data, u64 size);
+
+/* Find a file of the initramfs; returns false if absent. */
+bool initramfs_lookup(const char *path, const u8 **data, u64 *size, u32 *mode);
+
+/* Build the text of a /proc file for the current process, or return -ENOENT. */
+long procfs_generate(const char *path, struct file *f);
+
+#endif

@@ -15,6 +15,10 @@ endif
 BUILD = build/$(ARCH)
 BOOTARGS ?=
 QEMU_EXTRA ?=
+# INITRD: an initramfs (cpio newc) for the kernel; INIT: a static program to
+# boot as /init (the Makefile wraps it in an initramfs of its own).
+INITRD ?=
+INIT ?=
 TIMEOUT ?= 60
 
 include arch/$(ARCH)/arch.mk
@@ -58,11 +62,11 @@ $(BUILD)/Image: $(BUILD)/kernel.elf
 -include $(OBJS:.o=.d)
 
 # A device tree of our own for QEMU's -dtb (arch.mk: KERNEL_DTB, which may be
-# empty): dts/<name>.dts through cpp with the arch's DTS_CPPFLAGS, then dtc.
+# empty): dts/<name>.dts through the arch's DTS_FILTER (e.g. the RAM size), then dtc.
 $(BUILD)/dts-$(MEM)/%.dtb: dts/%.dts
 	@mkdir -p $(dir $@)
 	@echo "  DTC     $@"
-	@cpp -nostdinc -undef -P -x assembler-with-cpp $(DTS_CPPFLAGS) $< | dtc -q -I dts -O dtb -o $@ -
+	@$(or $(DTS_FILTER),cat) <$< | dtc -q -I dts -O dtb -o $@ -
 
 setup:
 	@bash tools/setup.sh
@@ -74,8 +78,17 @@ qemu-cmd:
 print-arch:
 	@echo '$(ARCH)'
 
+# make run INIT=prog: an initramfs holding just that program as /init.
+ifneq ($(INIT),)
+INITRD := $(BUILD)/init-initramfs.cpio
+$(INITRD): $(INIT) FORCE
+	@mkdir -p $(dir $@)
+	@bash tools/mkinitramfs.sh $@ /init=$(INIT)
+endif
+FORCE:
+
 run: setup
-	@$(MAKE) --no-print-directory kernel
+	@$(MAKE) --no-print-directory kernel $(INITRD)
 	@bash tools/run-qemu.sh --arch $(ARCH) --timeout 0 --stream --log $(BUILD)/run.log -- $(QEMU_CMD)
 
 gdb: setup
@@ -126,3 +139,4 @@ check: setup
 
 clean:
 	rm -rf build
+include tests/user/user.mk

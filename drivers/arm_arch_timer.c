@@ -17,7 +17,7 @@
 #include "printk.h"
 #include "arch_arm64.h"
 #include "ktime.h"
-#include <irq.h>	/* kernel/irq.h */
+#include "irq.h"
 
 #define CNTV_CTL_ENABLE		(1ul << 0)
 #define CNTV_CTL_IMASK		(1ul << 1)

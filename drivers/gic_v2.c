@@ -16,7 +16,7 @@
  */
 #include "driver.h"
 #include "printk.h"
-#include <irq.h>	/* kernel/irq.h */
+#include "irq.h"
 
 #define GICD_CTLR		0x000
 #define GICD_TYPER		0x004

@@ -25,7 +25,7 @@
 #include "driver.h"
 #include "printk.h"
 #include "arch_arm64.h"
-#include <irq.h>	/* kernel/irq.h */
+#include "irq.h"
 
 #define GICD_CTLR		0x0000
 #define GICD_TYPER		0x0004

@@ -25,6 +25,10 @@ void arch_context_init(struct arch_context *ctx, struct pt_regs *frame);
 /* Save the current kernel context in old, resume new. */
 void arch_switch(struct arch_context *old, struct arch_context *new);
 
+/* A forked child's context starts with the parent's live user state that
+ * is not in the register frame (arm64: the FP/SIMD registers). */
+void arch_fork_context(struct arch_context *child);
+
 /* Make mm's tables translate user addresses (NULL: none). */
 void arch_switch_mm(const struct mm *mm);
 

@@ -105,6 +105,8 @@ static int apply(const struct bootarg *a, const char *val)
 	return 1;
 }
 
+bool (*bootargs_unknown_hook)(char *word, char *value);
+
 int bootargs_parse(char *cmdline, const struct bootarg *table, int n)
 {
 	int problems = 0;
@@ -129,6 +131,13 @@ int bootargs_parse(char *cmdline, const struct bootarg *table, int n)
 		if (*p)
 			*p++ = '\0';
 		a = find(table, n, word);
+		if (!a && bootargs_unknown_hook) {
+			if (val)
+				val[-1] = '=';	/* give the hook the whole word */
+			if (!bootargs_unknown_hook(word, val))
+				problems++;
+			continue;
+		}
 		if (!a) {
 			printk("bootargs: unknown option '%s' (see the README's bootarg table)\n", word);
 			problems++;

@@ -32,6 +32,14 @@ struct bootarg {
  */
 int bootargs_parse(char *cmdline, const struct bootarg *table, int n);
 
+/*
+ * Words that match no option go to this hook when it is set (the kernel
+ * hands them to init, as Linux does: "name=value" into its environment,
+ * other words into its arguments); they are then not counted as problems.
+ * The hook returns false if it could not keep the word (counted).
+ */
+extern bool (*bootargs_unknown_hook)(char *word, char *value);
+
 /* Print the table, one option per line (for the "help" option). */
 void bootargs_print_help(const struct bootarg *table, int n);
 

@@ -199,6 +199,27 @@ static int fill_aux(unsigned long *aux, const elf_ehdr_t *eh, unsigned long phdr
 	return n;
 }
 
+/*
+ * A copy of path that lives as long as the kernel: VMAs keep their file's
+ * name by pointer (for /proc/self/maps), and the caller's path is often a
+ * buffer freed when execve returns. Every executable comes from the
+ * initramfs, so there are few distinct paths; each is stored once. NULL
+ * (an unnamed mapping) if the table is full or the path too long.
+ */
+static const char *exec_path_name(const char *path)
+{
+	static char names[64][64];
+	static int used;
+
+	for (int i = 0; i < used; i++)
+		if (strcmp(names[i], path) == 0)
+			return names[i];
+	if (used == 64 || strlen(path) >= sizeof(names[0]))
+		return NULL;
+	snprintk(names[used], sizeof(names[0]), "%s", path);
+	return names[used++];
+}
+
 long exec_into(struct proc *p, const char *path, char *const argv[], char *const envp[])
 {
 	const u8 *data;
@@ -209,7 +230,7 @@ long exec_into(struct proc *p, const char *path, char *const argv[], char *const
 	long err;
 
 	if (!initramfs_lookup(path, &data, &size, &mode))
-		return -ENOENT;
+		return initramfs_missing_error(path);
 	if ((mode & 0170000) != 0100000)
 		return -EACCES;
 	err = elf_check(data, size);
@@ -218,7 +239,7 @@ long exec_into(struct proc *p, const char *path, char *const argv[], char *const
 	mm = mm_create();
 	if (!mm)
 		return -ENOMEM;
-	err = load_segments(mm, data, size, path, &phdr_va, &brk);
+	err = load_segments(mm, data, size, exec_path_name(path), &phdr_va, &brk);
 	if (!err && !vma_insert(mm, USER_STACK_TOP - USER_STACK_SIZE, USER_STACK_TOP,
 				VM_READ | VM_WRITE | VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC |
 				VM_GROWSDOWN | VM_STACK, NULL, 0))

@@ -5,6 +5,7 @@
 #include "vfs.h"
 #include "printk.h"
 #include "kstring.h"
+#include "errno.h"
 
 #define CPIO_HDR 110
 
@@ -81,6 +82,24 @@ void initramfs_init(const void *data, u64 size)
 	for (u64 off = 0; cpio_entry_at(off, &e); off = e.next)
 		n++;
 	printk("initramfs: %d entries, %llu bytes\n", n, (unsigned long long)size);
+}
+
+long initramfs_missing_error(const char *path)
+{
+	char prefix[256];
+	const u8 *data;
+	u64 size;
+	u32 mode;
+
+	for (size_t i = 1; path[i] && i < sizeof(prefix); i++) {
+		if (path[i] != '/')
+			continue;
+		memcpy(prefix, path, i);
+		prefix[i] = '\0';
+		if (initramfs_lookup(prefix, &data, &size, &mode) && (mode & 0170000) != 0040000)
+			return -ENOTDIR;
+	}
+	return -ENOENT;
 }
 
 bool initramfs_lookup(const char *path, const u8 **data, u64 *size, u32 *mode)

@@ -74,6 +74,26 @@ __attribute__((weak)) const char *arch_boot_cmdline(void)
 	return NULL;
 }
 
+#define INIT_MAX_WORDS 16
+static char *init_argv[INIT_MAX_WORDS + 2];
+static char *init_envp[INIT_MAX_WORDS + 3] = { "HOME=/", "TERM=linux" };
+static int init_argc = 1, init_envc = 2;
+
+/* A command-line word no option claims: init gets it, as on Linux. */
+static bool pass_to_init(char *word, char *value)
+{
+	if (value && init_envc < INIT_MAX_WORDS + 2) {
+		init_envp[init_envc++] = word;
+	} else if (!value && init_argc < INIT_MAX_WORDS + 1) {
+		init_argv[init_argc++] = word;
+	} else {
+		printk("bootargs: too many words for init, '%s' dropped\n", word);
+		return false;
+	}
+	printk("bootargs: '%s' is not a kernel option: passed to init\n", word);
+	return true;
+}
+
 /* Copy /chosen/bootargs (the DTB stays read-only), or when it is absent or
  * empty the boot loader's command line, and parse it. */
 static void parse_bootargs(void)
@@ -87,6 +107,7 @@ static void parse_bootargs(void)
 	if (n >= sizeof(cmdline))
 		printk("bootargs: command line longer than %zu bytes, truncated\n", sizeof(cmdline) - 1);
 	snprintk(cmdline, sizeof(cmdline), "%s", src);
+	bootargs_unknown_hook = pass_to_init;
 	bootargs_parse(cmdline, kernel_params, kernel_nparams);
 }
 
@@ -122,8 +143,6 @@ static void print_banner(phys_addr_t dtb_pa)
  */
 static void __attribute__((noreturn)) start_init(void)
 {
-	static char *argv[2];
-	static char *envp[] = { "HOME=/", "TERM=linux", NULL };
 	const struct fdt_boot_info *bi = &boot_info;
 	int chosen = fdt_path_offset(&boot_fdt, "/chosen"), len = 0;
 	const void *seed = chosen >= 0 ? fdt_getprop(&boot_fdt, chosen, "rng-seed", &len) : NULL;
@@ -132,9 +151,9 @@ static void __attribute__((noreturn)) start_init(void)
 	random_seed(seed, seed ? (size_t)len : 0);
 	proc_init();
 	time_set_tick_hook(sched_tick);
-	argv[0] = (char *)opt_init;
+	init_argv[0] = (char *)opt_init;
 	printk("starting %s\n", opt_init);
-	proc_start_init(opt_init, argv, envp);
+	proc_start_init(opt_init, init_argv, init_envp);
 }
 
 void kernel_main(const void *dtb, u32 dtb_max_size, phys_addr_t dtb_pa)

@@ -11,6 +11,7 @@ bool opt_help;
 const char *opt_ktest;
 const char *opt_expect;
 const char *opt_init = "/init";
+bool opt_strace;
 int opt_rodata = RODATA_FULL;
 int opt_linear_map = LINEAR_MAP_BLOCK;
 
@@ -28,6 +29,8 @@ const struct bootarg kernel_params[] = {
 	  "for ktest dt_matches_qemu: what QEMU was asked for, e.g. mem:512M,cpu:max,el:1,gic:2" },
 	{ "init", BA_STRING, &opt_init, NULL,
 	  "the first user program, a path in the initramfs (default /init)" },
+	{ "strace", BA_FLAG, &opt_strace, NULL,
+	  "print every system call with its first arguments and result" },
 	{ "ptdump", BA_FLAG, &opt_ptdump, NULL, "print the kernel page tables after boot" },
 	{ "rodata", BA_CHOICE, &opt_rodata, rodata_choices,
 	  "full (default): image text+rodata and its linear-map alias read-only; on: alias left writable; off: image RWX" },

@@ -18,6 +18,21 @@ static struct cpu cpus[1];
 static int next_pid = 1;
 static struct proc *init_proc;
 
+#define RLIM_INFINITY	(~0ull)
+#define RLIMIT_STACK	3
+#define RLIMIT_NPROC	6
+#define RLIMIT_NOFILE	7
+
+/* Linux's defaults, within what this kernel can give. */
+static void proc_default_limits(struct proc *p)
+{
+	for (int i = 0; i < RLIM_NLIMITS; i++)
+		p->rlim[i].cur = p->rlim[i].max = RLIM_INFINITY;
+	p->rlim[RLIMIT_STACK].cur = 8 << 20;
+	p->rlim[RLIMIT_NPROC].cur = p->rlim[RLIMIT_NPROC].max = NPROC;
+	p->rlim[RLIMIT_NOFILE].cur = p->rlim[RLIMIT_NOFILE].max = NOFILE;
+}
+
 struct cpu *this_cpu(void)
 {
 	return &cpus[arch_cpu_id()];
@@ -152,8 +167,13 @@ static void __attribute__((noreturn)) scheduler(void)
 			ran = true;
 			break;
 		}
-		if (!ran)
-			arch_wait_for_interrupt();	/* the tick (or a device) wakes us */
+		if (!ran) {
+			/* Nothing to run: let interrupts in and sleep until one comes
+			 * (the tick wakes sleepers; a device may wake a reader). */
+			arch_irq_enable();
+			arch_wait_for_interrupt();
+			arch_irq_disable();
+		}
 	}
 }
 
@@ -216,6 +236,8 @@ long proc_fork(unsigned long flags, unsigned long child_sp)
 	struct proc *parent = current_proc(), *child;
 
 	(void)flags;
+	if ((u64)proc_count() >= parent->rlim[RLIMIT_NPROC].cur)
+		return -EAGAIN;
 	child = proc_alloc();
 	if (!child)
 		return -EAGAIN;
@@ -232,9 +254,9 @@ long proc_fork(unsigned long flags, unsigned long child_sp)
 		if (parent->files[fd])
 			child->files[fd] = file_dup(parent->files[fd]);
 	signal_fork(&child->sig, &parent->sig);
+	memcpy(child->rlim, parent->rlim, sizeof(child->rlim));
 	memcpy(child->name, parent->name, sizeof(child->name));
-	child->ctx.fp_state = parent->ctx.fp_state;
-	fpsimd_save(&child->ctx.fp_state);	/* the parent's live FP state */
+	arch_fork_context(&child->ctx);
 	child->parent = parent;
 	child->state = P_RUNNABLE;
 	return child->pid;
@@ -267,7 +289,10 @@ void proc_exit(int wait_status)
 	p->wait_status = wait_status;
 	p->state = P_ZOMBIE;
 	if (p->parent) {
-		struct ksiginfo si = { .signo = SIGCHLD, .code = 1, .pid = p->pid };
+		/* si_code CLD_EXITED (1), CLD_KILLED (2) or CLD_DUMPED (3). */
+		int code = !(wait_status & 0x7f) ? 1 : (wait_status & 0x80) ? 3 : 2;
+		struct ksiginfo si = { .signo = SIGCHLD, .code = code, .pid = p->pid,
+				       .status = code == 1 ? (wait_status >> 8) & 0xff : wait_status & 0x7f };
 
 		signal_send(p->parent, &si);
 		wakeup(p->parent);
@@ -321,6 +346,7 @@ void proc_start_init(const char *path, char *const argv[], char *const envp[])
 	if (!p)
 		panic("cannot allocate the first process");
 	init_proc = p;
+	proc_default_limits(p);
 	p->mm = mm_create();
 	if (!p->mm)
 		panic("cannot allocate init's address space");

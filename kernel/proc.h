@@ -18,7 +18,8 @@
 #include <asm/ptrace.h>
 
 #define NPROC		64	/* process table size: fork fails with EAGAIN beyond it */
-#define NOFILE		32	/* file descriptors per process */
+#define NOFILE		256	/* file descriptors per process (the hard RLIMIT_NOFILE) */
+#define RLIM_NLIMITS	16
 #define KSTACK_ORDER	2	/* kernel stack: 4 pages */
 
 enum proc_state { P_UNUSED, P_EMBRYO, P_RUNNABLE, P_RUNNING, P_SLEEPING, P_ZOMBIE };
@@ -38,6 +39,7 @@ struct proc {
 	bool killed;			/* exit at the next return to user mode */
 	int wait_status;		/* Linux wait status, valid once P_ZOMBIE */
 	struct file *files[NOFILE];
+	struct { u64 cur, max; } rlim[RLIM_NLIMITS];	/* resource limits (prlimit64) */
 	struct sigstate sig;
 	u64 minflt, majflt;		/* page faults (getrusage) */
 	u64 utime_ns, stime_ns;

@@ -112,7 +112,10 @@ void signal_deliver(struct proc *p, struct pt_regs *regs)
 		}
 		if (a->handler == SIG_IGN)
 			continue;
-		if (!arch_setup_frame(p, regs, sig, &info, a, p->sig.blocked)) {
+		u64 frame_mask = p->sig.restore_saved ? p->sig.saved_blocked : p->sig.blocked;
+
+		p->sig.restore_saved = false;
+		if (!arch_setup_frame(p, regs, sig, &info, a, frame_mask)) {
 			/* No room for the frame: Linux kills with SIGSEGV. */
 			die_by_signal(SIGSEGV);
 		}
@@ -126,4 +129,8 @@ void signal_deliver(struct proc *p, struct pt_regs *regs)
 	}
 	if (p->killed)
 		die_by_signal(SIGKILL);
+	if (p->sig.restore_saved) {	/* rt_sigsuspend woke for nothing to handle */
+		p->sig.blocked = p->sig.saved_blocked;
+		p->sig.restore_saved = false;
+	}
 }

@@ -75,12 +75,15 @@ struct ksiginfo {
 	int signo, code;
 	int pid, uid;		/* sender, for kill() */
 	unsigned long addr;	/* fault address, for SIGSEGV/SIGBUS/SIGILL */
+	int status;		/* SIGCHLD: exit code or terminating signal */
 };
 
 struct sigstate {
 	struct k_sigaction act[NSIG];
 	u64 pending, blocked;
 	struct ksiginfo info[NSIG];
+	u64 saved_blocked;	/* rt_sigsuspend: the mask to restore after the handler */
+	bool restore_saved;
 	unsigned long altstack_sp, altstack_size;
 	int altstack_flags;
 };

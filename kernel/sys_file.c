@@ -28,8 +28,9 @@ static struct file *fd_get(long fd)
 static long fd_install(struct file *f, long from)
 {
 	struct proc *p = current_proc();
+	long limit = (long)MIN(p->rlim[7].cur, (u64)NOFILE);	/* RLIMIT_NOFILE */
 
-	for (long fd = from; fd < NOFILE; fd++) {
+	for (long fd = from; fd < limit; fd++) {
 		if (!p->files[fd]) {
 			p->files[fd] = f;
 			return fd;
@@ -351,12 +352,6 @@ long sys_fcntl(const unsigned long *a)
 	default:
 		return -EINVAL;
 	}
-}
-
-long sys_pipe2(const unsigned long *a)
-{
-	(void)a;
-	return -ENOSYS;
 }
 
 long sys_mount(const unsigned long *a)

@@ -1,6 +1,11 @@
 /*
- * sys_mm.c - the address-space system calls in their basic form: brk,
- * anonymous mmap/munmap, mprotect and madvise(MADV_DONTNEED).
+ * sys_mm.c - the address-space system calls with Linux's semantics: mmap,
+ * munmap, mremap, mprotect, madvise, brk and mseal. The order of argument
+ * checks, the errno values and what is (or is not) atomic follow Linux 6.12
+ * (rule numbers in comments refer to the project's reference tables).
+ *
+ * Sealing costs one flag test on each VMA an operation already visits; no
+ * call walks the range a second time just to look for seals.
  */
 #include "syscall.h"
 #include "proc.h"
@@ -12,17 +17,41 @@
 #define PROT_READ	0x1
 #define PROT_WRITE	0x2
 #define PROT_EXEC	0x4
-#define MAP_SHARED	0x01
-#define MAP_PRIVATE	0x02
-#define MAP_TYPE	0x0f
-#define MAP_FIXED	0x10
-#define MAP_ANONYMOUS	0x20
-#define MADV_NORMAL	0
-#define MADV_DONTNEED	4
+#define PROT_SEM	0x8
+#define PROT_GROWSDOWN	0x01000000
+#define PROT_GROWSUP	0x02000000
 
+#define MAP_SHARED		0x01
+#define MAP_PRIVATE		0x02
+#define MAP_SHARED_VALIDATE	0x03
+#define MAP_DROPPABLE		0x08
+#define MAP_TYPE		0x0f
+#define MAP_FIXED		0x10
+#define MAP_ANONYMOUS		0x20
+#define MAP_GROWSDOWN		0x0100
+#define MAP_LOCKED		0x2000
+#define MAP_NORESERVE		0x4000
+#define MAP_POPULATE		0x8000
+#define MAP_NONBLOCK		0x10000
+#define MAP_HUGETLB		0x40000
+#define MAP_FIXED_NOREPLACE	0x100000
+
+#define MREMAP_MAYMOVE		1
+#define MREMAP_FIXED		2
+#define MREMAP_DONTUNMAP	4
+
+#define TASK_SIZE	USER_VA_END
+#define PAGE_ALIGN_UL(x) (((x) + PAGE_SIZE - 1) & ~(unsigned long)(PAGE_SIZE - 1))
+
+static struct mm *cur_mm(void)
+{
+	return current_proc()->mm;
+}
+
+/* VMA access and may-access flags for PROT_* bits. */
 static unsigned prot_to_vm(unsigned long prot)
 {
-	unsigned f = VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC;
+	unsigned f = 0;
 
 	if (prot & PROT_READ)
 		f |= VM_READ;
@@ -33,138 +62,542 @@ static unsigned prot_to_vm(unsigned long prot)
 	return f;
 }
 
-/* brk(addr): move the end of the heap; returns the (possibly unchanged) break. */
-long sys_brk(const unsigned long *a)
+/* Merge v with compatible neighbours; returns the VMA now holding v's range. */
+static struct vma *merge(struct mm *mm, struct vma *v)
 {
-	struct mm *mm = current_proc()->mm;
-	unsigned long want = a[0], old_end = ALIGN_UP(mm->brk, PAGE_SIZE), new_end;
-	struct vma *heap = old_end > mm->brk_start ? vma_find(mm, old_end - 1) : NULL;
-
-	if (want < mm->brk_start)
-		return (long)mm->brk;
-	new_end = ALIGN_UP(want, PAGE_SIZE);
-	if (new_end > old_end) {
-		struct vma *next = vma_find_from(mm, old_end);
-
-		if (next && next->start < new_end + PAGE_SIZE)
-			return (long)mm->brk;	/* would run into a mapping */
-		if (heap && heap->end == old_end)
-			heap->end = new_end;
-		else if (!vma_insert(mm, old_end, new_end, VM_READ | VM_WRITE | VM_MAYREAD |
-				     VM_MAYWRITE | VM_MAYEXEC | VM_HEAP, NULL, 0))
-			return (long)mm->brk;
-	} else if (new_end < old_end) {
-		if (mm_unmap(mm, new_end, old_end - new_end))
-			return (long)mm->brk;
-	}
-	mm->brk = want;
-	return (long)want;
+	return vma_merge_neighbours(mm, v);
 }
 
-long sys_mmap(const unsigned long *a)
+/*
+ * Split v so that one VMA covers exactly v's part of [start, end); returns
+ * it, or NULL when a split needed memory that is not there.
+ */
+static struct vma *isolate(struct mm *mm, struct vma *v, unsigned long start, unsigned long end)
 {
-	struct mm *mm = current_proc()->mm;
-	unsigned long addr = a[0], len = a[1], prot = a[2], flags = a[3];
-	struct vma *v;
-
-	if (!len)
-		return -EINVAL;
-	len = ALIGN_UP(len, PAGE_SIZE);
-	if (!len || len > USER_MMAP_BASE)
-		return -ENOMEM;
-	if ((flags & MAP_TYPE) != MAP_PRIVATE && (flags & MAP_TYPE) != MAP_SHARED)
-		return -EINVAL;
-	if (!(flags & MAP_ANONYMOUS))
-		return -ENODEV;	/* file mappings are not supported yet */
-	if (prot & ~(unsigned long)(PROT_READ | PROT_WRITE | PROT_EXEC))
-		return -EINVAL;
-	if (flags & MAP_FIXED) {
-		if (!IS_ALIGNED(addr, PAGE_SIZE) || addr < USER_MMAP_MIN || addr + len > USER_VA_END ||
-		    addr + len < addr)
-			return -EINVAL;
-		if (mm_unmap(mm, addr, len))
-			return -ENOMEM;
-	} else {
-		addr = vma_find_gap_down(mm, len, mm->mmap_base, USER_MMAP_MIN);
-		if (!addr)
-			return -ENOMEM;
-	}
-	v = vma_insert(mm, addr, addr + len,
-		       prot_to_vm(prot) | ((flags & MAP_TYPE) == MAP_SHARED ? VM_SHARED : 0), NULL, 0);
-	return v ? (long)addr : -ENOMEM;
+	if (v->start < start && !(v = vma_split(mm, v, start)))
+		return NULL;
+	if (v->end > end && !vma_split(mm, v, end))
+		return NULL;
+	return v;
 }
 
-long sys_munmap(const unsigned long *a)
+/*
+ * Remove [start, end) from mm (page aligned). With check_seal, any sealed
+ * VMA in the range fails the whole call with EPERM before anything changes
+ * (MS-20: munmap is atomic). Returns 0, -EPERM or -ENOMEM.
+ */
+static long do_munmap(struct mm *mm, unsigned long start, unsigned long end)
 {
-	unsigned long addr = a[0], len = ALIGN_UP(a[1], PAGE_SIZE);
+	struct vma *v = vma_find_from(mm, start);
 
-	if (!IS_ALIGNED(addr, PAGE_SIZE) || !len || addr + len < addr || addr + len > USER_VA_END)
-		return -EINVAL;
-	return mm_unmap(current_proc()->mm, addr, len);
-}
-
-/* Rewrite the protection of every present page of v. */
-static void reprotect(struct mm *mm, struct vma *v)
-{
-	for (unsigned long va = v->start; va < v->end; va += PAGE_SIZE) {
-		struct pt_cursor c;
-
-		pt_walk(&mm->pt, va, PT_LAST_LEVEL, false, &c);
-		if (!arch_pte_valid(c.val) || c.level != PT_LAST_LEVEL)
-			continue;
-		pte_update(&mm->pt, c.ptep, c.val,
-			   arch_pte_mk_leaf(arch_pte_pa(c.val), vma_prot(v->flags), c.level), va,
-			   c.level);
-	}
-}
-
-long sys_mprotect(const unsigned long *a)
-{
-	struct mm *mm = current_proc()->mm;
-	unsigned long start = a[0], end, prot = a[2];
-	struct vma *v;
-
-	if (!IS_ALIGNED(start, PAGE_SIZE) || (prot & ~(unsigned long)(PROT_READ | PROT_WRITE | PROT_EXEC)))
-		return -EINVAL;
-	if (!a[1])
-		return 0;
-	end = start + ALIGN_UP(a[1], PAGE_SIZE);
-	if (end <= start)
-		return -ENOMEM;
-	v = vma_find(mm, start);
-	if (!v)
-		return -ENOMEM;
+	for (struct vma *w = v; w && w->start < end; w = w->next)
+		if (w->flags & VM_SEALED)
+			return -EPERM;
 	while (v && v->start < end) {
-		if (v->start < start && !(v = vma_split(mm, v, start)))
+		struct vma *next;
+
+		v = isolate(mm, v, start, end);
+		if (!v)
 			return -ENOMEM;
-		if (v->end > end && !vma_split(mm, v, end))
-			return -ENOMEM;
-		v->flags = (v->flags & ~VM_ACCESS) | (prot_to_vm(prot) & VM_ACCESS);
-		reprotect(mm, v);
-		if (v->end >= end)
-			return 0;
-		if (!v->next || v->next->start != v->end)
-			return -ENOMEM;	/* a hole in the range */
-		v = v->next;
+		next = v->next;
+		mm_zap_range(mm, v->start, v->end, true);
+		vma_remove(mm, v);
+		v = next;
 	}
 	return 0;
 }
 
+/* Is any part of [start, end) mapped? */
+static bool range_has_vma(struct mm *mm, unsigned long start, unsigned long end)
+{
+	struct vma *v = vma_find_from(mm, start);
+
+	return v && v->start < end;
+}
+
+/* ---- mmap ---- */
+
+/* Pick where a non-fixed mapping of len bytes goes: the hint if free, else top-down. */
+static unsigned long choose_address(struct mm *mm, unsigned long hint, unsigned long len)
+{
+	hint = ALIGN_DOWN(hint, PAGE_SIZE);
+	if (hint && hint >= USER_MMAP_MIN && hint <= TASK_SIZE - len && !range_has_vma(mm, hint, hint + len))
+		return hint;
+	return vma_find_gap_down(mm, len, mm->mmap_base, USER_MMAP_MIN);
+}
+
+long sys_mmap(const unsigned long *a)
+{
+	struct mm *mm = cur_mm();
+	unsigned long addr = a[0], len = a[1], prot = a[2], flags = a[3], off = a[5];
+	unsigned long type = flags & MAP_TYPE;
+	unsigned vmflags;
+	struct vma *v;
+	long err;
+
+	if (off & (PAGE_SIZE - 1))
+		return -EINVAL;
+	if (!(flags & MAP_ANONYMOUS)) {
+		struct proc *p = current_proc();
+		long fd = (long)(int)a[4];
+
+		if (fd < 0 || fd >= NOFILE || !p->files[fd])
+			return -EBADF;
+		return -ENODEV;	/* MM-1: files cannot be mapped (yet) */
+	}
+	if (!len)
+		return -EINVAL;	/* MM-3 */
+	if (flags & MAP_FIXED_NOREPLACE)
+		flags |= MAP_FIXED;	/* MM-5 */
+	if (PAGE_ALIGN_UL(len) == 0)
+		return -ENOMEM;	/* MM-6 */
+	len = PAGE_ALIGN_UL(len);
+	if (type == MAP_SHARED) {
+		if (flags & MAP_GROWSDOWN)
+			return -EINVAL;
+		vmflags = VM_SHARED;
+	} else if (type == MAP_PRIVATE) {
+		vmflags = 0;
+	} else if (type == MAP_DROPPABLE) {
+		if (flags & (MAP_LOCKED | MAP_HUGETLB | MAP_GROWSDOWN))
+			return -EINVAL;
+		vmflags = VM_WIPEONFORK | VM_NORESERVE;
+	} else {
+		return -EINVAL;	/* MM-11, including MAP_SHARED_VALIDATE */
+	}
+	if (flags & MAP_HUGETLB)
+		return -EINVAL;	/* no hugetlb pool yet */
+	if (len > TASK_SIZE - USER_MMAP_MIN)
+		return -ENOMEM;
+	if (flags & MAP_FIXED) {
+		if (addr & (PAGE_SIZE - 1))
+			return -EINVAL;
+		if (addr > TASK_SIZE - len)
+			return -ENOMEM;
+		if (addr < USER_MMAP_MIN)
+			return -EPERM;	/* below mmap_min_addr */
+		if ((flags & MAP_FIXED_NOREPLACE) && range_has_vma(mm, addr, addr + len))
+			return -EEXIST;	/* MM-9 */
+		err = do_munmap(mm, addr, addr + len);	/* MS-21: EPERM if sealed */
+		if (err)
+			return err;
+	} else {
+		addr = choose_address(mm, addr, len);
+		if (!addr)
+			return -ENOMEM;
+	}
+	vmflags |= prot_to_vm(prot) | VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC;
+	if (flags & MAP_GROWSDOWN)
+		vmflags |= VM_GROWSDOWN;
+	if (flags & MAP_NORESERVE)
+		vmflags |= VM_NORESERVE;
+	v = vma_insert(mm, addr, addr + len, vmflags, NULL, 0);
+	if (!v)
+		return -ENOMEM;
+	merge(mm, v);
+	if ((flags & MAP_LOCKED) || ((flags & MAP_POPULATE) && !(flags & MAP_NONBLOCK)))
+		mm_populate(mm, addr, addr + len, prot & PROT_WRITE);	/* MM-14: failures ignored */
+	return (long)addr;
+}
+
+long sys_munmap(const unsigned long *a)
+{
+	unsigned long addr = a[0], len = a[1];
+
+	if ((addr & (PAGE_SIZE - 1)) || addr > TASK_SIZE || len > TASK_SIZE - addr)
+		return -EINVAL;	/* MU-1 */
+	len = PAGE_ALIGN_UL(len);
+	if (!len)
+		return -EINVAL;	/* MU-2 */
+	return do_munmap(cur_mm(), addr, addr + len);
+}
+
+/* ---- mprotect ---- */
+
+long sys_mprotect(const unsigned long *a)
+{
+	struct mm *mm = cur_mm();
+	unsigned long start = a[0], len = a[1], prot = a[2], end, tmp;
+	unsigned newbits;
+	struct vma *v;
+
+	if ((prot & PROT_GROWSDOWN) && (prot & PROT_GROWSUP))
+		return -EINVAL;	/* MP-1 */
+	if (start & (PAGE_SIZE - 1))
+		return -EINVAL;	/* MP-2 */
+	if (!len)
+		return 0;	/* MP-3 */
+	len = PAGE_ALIGN_UL(len);
+	end = start + len;
+	if (end <= start)
+		return -ENOMEM;	/* MP-4 */
+	if ((prot & ~(unsigned long)(PROT_GROWSDOWN | PROT_GROWSUP)) & ~(unsigned long)(PROT_READ | PROT_WRITE | PROT_EXEC | PROT_SEM))
+		return -EINVAL;	/* MP-5 */
+	v = vma_find_from(mm, start);
+	if (!v || v->start >= end)
+		return -ENOMEM;	/* MP-8 */
+	if (prot & PROT_GROWSDOWN) {
+		if (!(v->flags & VM_GROWSDOWN))
+			return -EINVAL;	/* MP-9a */
+		start = v->start;
+	} else if (v->start > start) {
+		return -ENOMEM;	/* MP-9b */
+	}
+	if (prot & PROT_GROWSUP)
+		return -EINVAL;	/* MP-9c: no VMA grows up */
+	newbits = prot_to_vm(prot);
+	tmp = start;
+	while (v && v->start < end) {
+		if (v->start > tmp)
+			return -ENOMEM;	/* MP-10: earlier VMAs keep their change */
+		if ((newbits & ~(v->flags >> 4)) & VM_ACCESS)
+			return -EACCES;	/* MP-12: VM_MAY* missing */
+		if (v->flags & VM_SEALED)
+			return -EPERM;	/* MS-25 / MF-1, before the "unchanged" shortcut */
+		tmp = MIN(v->end, end);
+		if ((v->flags & VM_ACCESS) != newbits) {
+			v = isolate(mm, v, start, end);
+			if (!v)
+				return -ENOMEM;
+			v->flags = (v->flags & ~VM_ACCESS) | newbits;
+			mm_change_protection(mm, v, v->start, v->end);
+			v = merge(mm, v);
+		}
+		if (tmp >= end)
+			return 0;
+		v = vma_find_from(mm, tmp);
+	}
+	return tmp < end ? -ENOMEM : 0;	/* MP-17 */
+}
+
+/* ---- mremap ---- */
+
+/* Move [old, old + len) of v to a new VMA at [to, to + len). */
+static long move_vma(struct mm *mm, struct vma *v, unsigned long old, unsigned long len,
+		     unsigned long to, unsigned long new_len, bool dontunmap)
+{
+	struct vma *nv = vma_insert(mm, to, to + new_len, v->flags, v->name,
+				    v->offset + (old - v->start));
+	long err;
+
+	if (!nv)
+		return -ENOMEM;
+	err = mm_move_entries(mm, old, to, len);
+	if (err) {
+		mm_move_entries(mm, to, old, len);	/* MR-21: undo */
+		vma_remove(mm, nv);
+		return err;
+	}
+	merge(mm, nv);
+	if (!dontunmap)
+		return do_munmap(mm, old, old + len);
+	return 0;
+}
+
+long sys_mremap(const unsigned long *a)
+{
+	struct mm *mm = cur_mm();
+	unsigned long old = a[0], old_len = a[1], new_len = a[2], flags = a[3], new_addr = a[4];
+	bool implies_new = flags & (MREMAP_FIXED | MREMAP_DONTUNMAP);
+	struct vma *v;
+	long err;
+
+	if (flags & ~(unsigned long)(MREMAP_MAYMOVE | MREMAP_FIXED | MREMAP_DONTUNMAP))
+		return -EINVAL;	/* MR-1 */
+	if (old & (PAGE_SIZE - 1))
+		return -EINVAL;	/* MR-2 */
+	if (PAGE_ALIGN_UL(new_len) == 0)
+		return -EINVAL;	/* MR-3 */
+	if (implies_new) {	/* MR-4 */
+		if ((new_addr & (PAGE_SIZE - 1)) || !(flags & MREMAP_MAYMOVE))
+			return -EINVAL;
+		if ((flags & MREMAP_DONTUNMAP) && old_len != new_len)
+			return -EINVAL;
+	}
+	old_len = PAGE_ALIGN_UL(old_len);
+	new_len = PAGE_ALIGN_UL(new_len);
+	v = vma_find(mm, old);
+	if (!v)
+		return -EFAULT;	/* MR-5 */
+	if (v->flags & VM_SEALED)
+		return -EPERM;	/* MR-6 / MS-23 */
+
+	if (implies_new) {
+		if (new_len > TASK_SIZE || new_addr > TASK_SIZE - new_len)
+			return -EINVAL;	/* MR-8 */
+		if (new_addr < old + MAX(old_len, new_len) && old < new_addr + new_len)
+			return -EINVAL;	/* MR-8: overlap */
+		if (flags & MREMAP_FIXED) {
+			err = do_munmap(mm, new_addr, new_addr + new_len);	/* MR-9: EPERM if sealed */
+			if (err)
+				return err;
+			v = vma_find(mm, old);
+			if (!v)
+				return -EFAULT;
+		}
+		if (old_len > new_len) {	/* MR-10 */
+			err = do_munmap(mm, old + new_len, old + old_len);
+			if (err)
+				return err;
+			old_len = new_len;
+			v = vma_find(mm, old);
+		}
+		if (old_len == 0 && !(v->flags & VM_SHARED))
+			return -EINVAL;	/* MR-12 */
+		if (old_len > v->end - old)
+			return -EFAULT;	/* MR-14 */
+		v = isolate(mm, v, old, old + old_len);
+		if (!v)
+			return -ENOMEM;
+		err = move_vma(mm, v, old, old_len, new_addr, new_len, flags & MREMAP_DONTUNMAP);
+		return err ? err : (long)new_addr;
+	}
+
+	if (old_len == new_len)
+		return (long)old;	/* MR-16 */
+	if (new_len < old_len) {	/* MR-17 */
+		err = do_munmap(mm, old + new_len, old + old_len);
+		return err ? err : (long)old;
+	}
+	if (old_len == 0 && !(v->flags & VM_SHARED))
+		return -EINVAL;	/* MR-12 */
+	if (old_len > v->end - old)
+		return -EFAULT;	/* MR-14 */
+	/* MR-18: grow in place when the range ends the VMA and the space after is free. */
+	if (old + old_len == v->end && v->end <= TASK_SIZE - (new_len - old_len) &&
+	    !range_has_vma(mm, v->end, v->end + (new_len - old_len))) {
+		struct vma *grown = vma_insert(mm, v->end, v->end + (new_len - old_len), v->flags, v->name,
+					       v->offset + (v->end - v->start));
+
+		if (!grown)
+			return -ENOMEM;
+		merge(mm, grown);
+		return (long)old;
+	}
+	if (!(flags & MREMAP_MAYMOVE))
+		return -ENOMEM;
+	new_addr = vma_find_gap_down(mm, new_len, mm->mmap_base, USER_MMAP_MIN);
+	if (!new_addr)
+		return -ENOMEM;
+	v = isolate(mm, v, old, old + old_len);
+	if (!v)
+		return -ENOMEM;
+	err = move_vma(mm, v, old, old_len, new_addr, new_len, false);
+	return err ? err : (long)new_addr;
+}
+
+/* ---- brk ---- */
+
+/* brk never fails with an errno: it returns the new break or the old one (BR-*). */
+long sys_brk(const unsigned long *a)
+{
+	struct mm *mm = cur_mm();
+	unsigned long want = a[0], old_end = PAGE_ALIGN_UL(mm->brk), new_end;
+	struct vma *next;
+
+	if (want < mm->brk_start)
+		return (long)mm->brk;	/* BR-1 */
+	new_end = PAGE_ALIGN_UL(want);
+	if (new_end == old_end) {
+		mm->brk = want;		/* BR-3 */
+		return (long)want;
+	}
+	if (new_end < old_end) {	/* BR-4: a sealed heap refuses */
+		if (do_munmap(mm, new_end, old_end))
+			return (long)mm->brk;
+		mm->brk = want;
+		return (long)want;
+	}
+	next = vma_find_from(mm, old_end);
+	if (new_end > TASK_SIZE || (next && next->start < new_end + PAGE_SIZE))
+		return (long)mm->brk;	/* BR-5 */
+	struct vma *heap = vma_insert(mm, old_end, new_end, VM_READ | VM_WRITE | VM_MAYREAD |
+				      VM_MAYWRITE | VM_MAYEXEC | VM_HEAP, NULL, 0);
+
+	if (!heap)
+		return (long)mm->brk;
+	merge(mm, heap);
+	mm->brk = want;
+	return (long)want;
+}
+
+/* ---- mseal ---- */
+
+long sys_mseal(const unsigned long *a)
+{
+	struct mm *mm = cur_mm();
+	unsigned long start = a[0], len = a[1], end;
+	struct vma *v;
+
+	if (a[2])
+		return -EINVAL;	/* MS-1 */
+	if (start & (PAGE_SIZE - 1))
+		return -EINVAL;	/* MS-2 */
+	if (len && PAGE_ALIGN_UL(len) == 0)
+		return -EINVAL;	/* MS-3 */
+	end = start + PAGE_ALIGN_UL(len);
+	if (end < start)
+		return -EINVAL;	/* MS-4 */
+	if (end == start)
+		return 0;	/* MS-5 */
+	/* MS-7: the whole range must be mapped, or nothing is sealed. */
+	v = vma_find(mm, start);
+	for (struct vma *w = v; ; w = w->next) {
+		if (!w || w->start > (w == v ? start : w->prev->end))
+			return -ENOMEM;
+		if (w->end >= end)
+			break;
+	}
+	while (v && v->start < end) {
+		unsigned long next_start = v->end;
+
+		if (!(v->flags & VM_SEALED)) {
+			v = isolate(mm, v, start, end);
+			if (!v)
+				return -ENOMEM;	/* MS-11: what was sealed stays sealed */
+			v->flags |= VM_SEALED;
+			v = merge(mm, v);
+		}
+		v = vma_find_from(mm, next_start);
+	}
+	return 0;
+}
+
+/* ---- madvise ---- */
+
+#define MADV_NORMAL		0
+#define MADV_RANDOM		1
+#define MADV_SEQUENTIAL		2
+#define MADV_WILLNEED		3
+#define MADV_DONTNEED		4
+#define MADV_FREE		8
+#define MADV_REMOVE		9
+#define MADV_DONTFORK		10
+#define MADV_DOFORK		11
+#define MADV_MERGEABLE		12
+#define MADV_UNMERGEABLE	13
+#define MADV_HUGEPAGE		14
+#define MADV_NOHUGEPAGE		15
+#define MADV_DONTDUMP		16
+#define MADV_DODUMP		17
+#define MADV_WIPEONFORK		18
+#define MADV_KEEPONFORK		19
+#define MADV_COLD		20
+#define MADV_PAGEOUT		21
+#define MADV_POPULATE_READ	22
+#define MADV_POPULATE_WRITE	23
+#define MADV_DONTNEED_LOCKED	24
+#define MADV_COLLAPSE		25
+#define MADV_GUARD_INSTALL	102
+#define MADV_GUARD_REMOVE	103
+
+static bool advice_known(unsigned long adv)
+{
+	return adv <= MADV_COLLAPSE ? adv != 5 && adv != 6 && adv != 7 : adv == MADV_GUARD_INSTALL ||
+	       adv == MADV_GUARD_REMOVE;
+}
+
+/* MS-27: the advices that discard data. */
+static bool advice_discards(unsigned long adv)
+{
+	return adv == MADV_FREE || adv == MADV_DONTNEED || adv == MADV_DONTNEED_LOCKED ||
+	       adv == MADV_REMOVE || adv == MADV_DONTFORK || adv == MADV_WIPEONFORK ||
+	       adv == MADV_GUARD_INSTALL;
+}
+
+/* Set or clear flag bits on v's part of [start, end), splitting and merging. */
+static long set_vma_flags(struct mm *mm, struct vma *v, unsigned long start, unsigned long end,
+			  unsigned set, unsigned clear)
+{
+	unsigned want = (v->flags | set) & ~clear;
+
+	if (want == v->flags)
+		return 0;
+	v = isolate(mm, v, start, end);
+	if (!v)
+		return -EAGAIN;	/* MA-5 */
+	v->flags = want;
+	merge(mm, v);
+	return 0;
+}
+
+/* Apply one advice to v's part [s, e) of the range. */
+static long advise_vma(struct mm *mm, struct vma *v, unsigned long s, unsigned long e, unsigned long adv)
+{
+	if ((v->flags & VM_SEALED) && advice_discards(adv) && !(v->flags & VM_WRITE) &&
+	    !(v->flags & VM_SHARED) && !v->name)
+		return -EPERM;	/* MS-26: discarding sealed read-only anonymous memory */
+	switch (adv) {
+	case MADV_DONTNEED:
+	case MADV_DONTNEED_LOCKED:
+		mm_zap_range(mm, s, e, false);
+		return 0;
+	case MADV_FREE:
+		if (v->flags & VM_SHARED)
+			return -EINVAL;
+		mm_zap_range(mm, s, e, false);	/* freed at once: reads back as zero */
+		return 0;
+	case MADV_REMOVE:
+		return -EINVAL;	/* MA-9: no file behind anonymous memory */
+	case MADV_DONTFORK:
+		return set_vma_flags(mm, v, s, e, VM_DONTFORK, 0);
+	case MADV_DOFORK:
+		return set_vma_flags(mm, v, s, e, 0, VM_DONTFORK);
+	case MADV_WIPEONFORK:
+		if (v->flags & VM_SHARED || v->name)
+			return -EINVAL;	/* MA-10 */
+		return set_vma_flags(mm, v, s, e, VM_WIPEONFORK, 0);
+	case MADV_KEEPONFORK:
+		return set_vma_flags(mm, v, s, e, 0, VM_WIPEONFORK);
+	case MADV_HUGEPAGE:
+		return set_vma_flags(mm, v, s, e, VM_HUGEPAGE, VM_NOHUGEPAGE);
+	case MADV_NOHUGEPAGE:
+		return set_vma_flags(mm, v, s, e, VM_NOHUGEPAGE, VM_HUGEPAGE);
+	case MADV_GUARD_INSTALL:
+		return mm_guard_install(mm, s, e);
+	case MADV_GUARD_REMOVE:
+		mm_guard_remove(mm, s, e);
+		return 0;
+	case MADV_POPULATE_READ:
+	case MADV_POPULATE_WRITE:
+		mm_populate(mm, s, e, adv == MADV_POPULATE_WRITE);
+		return 0;
+	default:	/* hints with no effect here */
+		return 0;
+	}
+}
+
 long sys_madvise(const unsigned long *a)
 {
-	struct mm *mm = current_proc()->mm;
-	unsigned long start = a[0], end = start + ALIGN_UP(a[1], PAGE_SIZE);
+	struct mm *mm = cur_mm();
+	unsigned long start = a[0], len = a[1], adv = a[2], end, pos;
+	long err = 0, unmapped = 0;
 
-	if (!IS_ALIGNED(start, PAGE_SIZE) || end < start)
+	if (!advice_known(adv))
+		return -EINVAL;	/* MA-1 */
+	if (start & (PAGE_SIZE - 1))
+		return -EINVAL;	/* MA-2 */
+	if (PAGE_ALIGN_UL(len) < len)
 		return -EINVAL;
-	switch (a[2]) {
-	case MADV_NORMAL:
-		return 0;
-	case MADV_DONTNEED:
-		for (struct vma *v = vma_find_from(mm, start); v && v->start < end; v = v->next)
-			mm_zap_range(mm, MAX(v->start, start), MIN(v->end, end));
-		return 0;
-	default:
+	end = start + PAGE_ALIGN_UL(len);
+	if (end < start)
 		return -EINVAL;
+	if (end == start)
+		return 0;	/* MA-3 */
+	pos = start;
+	for (struct vma *v = vma_find_from(mm, start); v && v->start < end; v = vma_find_from(mm, pos)) {
+		unsigned long s = MAX(v->start, pos), e = MIN(v->end, end);
+
+		if (v->start > pos)
+			unmapped = -ENOMEM;	/* MA-4: the walk goes on */
+		pos = e;
+		err = advise_vma(mm, v, s, e, adv);
+		if (err)
+			return err;
+		if (pos >= end)
+			break;
 	}
+	if (pos < end)
+		unmapped = -ENOMEM;
+	return unmapped;
 }

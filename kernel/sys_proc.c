@@ -158,29 +158,30 @@ long sys_set_tid_address(const unsigned long *a)
 long sys_set_robust_list(const unsigned long *a) { (void)a; return 0; }
 long sys_rseq(const unsigned long *a) { (void)a; return -ENOSYS; }
 
-#define RLIMIT_STACK	3
-#define RLIMIT_NPROC	6
-#define RLIMIT_NOFILE	7
-#define RLIM_INFINITY	(~0ull)
-
-/* prlimit64(pid, resource, new, old): report the limits the kernel enforces. */
+/* prlimit64(pid, resource, new, old): read and set this process's limits. */
 long sys_prlimit64(const unsigned long *a)
 {
-	u64 lim[2] = { RLIM_INFINITY, RLIM_INFINITY };
+	struct proc *p = current_proc();
+	u64 lim[2];
 
-	if (a[0] && (long)a[0] != current_proc()->pid)
-		return proc_find((int)a[0]) ? -EPERM : -ESRCH;
-	if (a[1] >= 16)
+	if (a[0] && (long)a[0] != p->pid) {
+		p = proc_find((int)a[0]);
+		if (!p)
+			return -ESRCH;
+	}
+	if (a[1] >= RLIM_NLIMITS)
 		return -EINVAL;
-	if (a[1] == RLIMIT_STACK)
-		lim[0] = 8 << 20;
-	else if (a[1] == RLIMIT_NPROC)
-		lim[0] = lim[1] = NPROC;
-	else if (a[1] == RLIMIT_NOFILE)
-		lim[0] = lim[1] = NOFILE;
-	if (a[3] && copy_to_user((void *)a[3], lim, sizeof(lim)))
+	if (a[2] && copy_from_user(lim, (const void *)a[2], sizeof(lim)))
 		return -EFAULT;
-	return 0;	/* new limits are accepted but not enforced */
+	if (a[2] && lim[0] > lim[1])
+		return -EINVAL;
+	if (a[3] && copy_to_user((void *)a[3], &p->rlim[a[1]], sizeof(lim)))
+		return -EFAULT;
+	if (a[2]) {
+		p->rlim[a[1]].cur = lim[0];
+		p->rlim[a[1]].max = lim[1];	/* we run as root: raising max is allowed */
+	}
+	return 0;
 }
 
 long sys_getrusage(const unsigned long *a)
@@ -394,6 +395,42 @@ long sys_tgkill(const unsigned long *a)
 	return kill_one(proc_find((int)a[1]), (int)a[2], SI_TKILL);
 }
 
+#ifdef ARCH_SIGACTION_NO_RESTORER
+/* The arch's user struct sigaction has no sa_restorer (MicroBlaze). */
+struct sigaction_user {
+	unsigned long handler;
+	unsigned long flags;
+	u64 mask;
+};
+
+static long sigaction_from_user(struct k_sigaction *act, unsigned long uaddr)
+{
+	struct sigaction_user u;
+
+	if (copy_from_user(&u, (const void *)uaddr, sizeof(u)))
+		return -EFAULT;
+	*act = (struct k_sigaction){ .handler = u.handler, .flags = u.flags, .mask = u.mask };
+	return 0;
+}
+
+static long sigaction_to_user(unsigned long uaddr, const struct k_sigaction *act)
+{
+	struct sigaction_user u = { act->handler, act->flags, act->mask };
+
+	return copy_to_user((void *)uaddr, &u, sizeof(u)) ? -EFAULT : 0;
+}
+#else
+static long sigaction_from_user(struct k_sigaction *act, unsigned long uaddr)
+{
+	return copy_from_user(act, (const void *)uaddr, sizeof(*act)) ? -EFAULT : 0;
+}
+
+static long sigaction_to_user(unsigned long uaddr, const struct k_sigaction *act)
+{
+	return copy_to_user((void *)uaddr, act, sizeof(*act)) ? -EFAULT : 0;
+}
+#endif
+
 long sys_rt_sigaction(const unsigned long *a)
 {
 	struct proc *p = current_proc();
@@ -406,7 +443,7 @@ long sys_rt_sigaction(const unsigned long *a)
 	if (a[1]) {
 		if (sig == SIGKILL || sig == SIGSTOP)
 			return -EINVAL;
-		if (copy_from_user(&act, (const void *)a[1], sizeof(act)))
+		if (sigaction_from_user(&act, a[1]))
 			return -EFAULT;
 		act.mask &= ~(SIGMASK(SIGKILL) | SIGMASK(SIGSTOP));
 		p->sig.act[sig - 1] = act;
@@ -414,7 +451,7 @@ long sys_rt_sigaction(const unsigned long *a)
 		if (act.handler == SIG_IGN)
 			p->sig.pending &= ~SIGMASK(sig);
 	}
-	if (a[2] && copy_to_user((void *)a[2], &old, sizeof(old)))
+	if (a[2] && sigaction_to_user(a[2], &old))
 		return -EFAULT;
 	return 0;
 }
@@ -457,6 +494,34 @@ long sys_rt_sigreturn(const unsigned long *a)
 	}
 	p->sig.blocked = blocked & ~(SIGMASK(SIGKILL) | SIGMASK(SIGSTOP));
 	return arch_regs_get_return(regs);	/* the restored x0/r3, unchanged */
+}
+
+long sys_rt_sigpending(const unsigned long *a)
+{
+	struct proc *p = current_proc();
+	u64 set = p->sig.pending & p->sig.blocked;
+
+	if (a[1] != sizeof(u64))
+		return -EINVAL;
+	return copy_to_user((void *)a[0], &set, sizeof(set)) ? -EFAULT : 0;
+}
+
+/* Wait for a signal with a temporary mask; returns -EINTR after the handler. */
+long sys_rt_sigsuspend(const unsigned long *a)
+{
+	struct proc *p = current_proc();
+	u64 mask;
+
+	if (a[1] != sizeof(u64))
+		return -EINVAL;
+	if (copy_from_user(&mask, (const void *)a[0], sizeof(mask)))
+		return -EFAULT;
+	p->sig.saved_blocked = p->sig.blocked;
+	p->sig.restore_saved = true;
+	p->sig.blocked = mask & ~(SIGMASK(SIGKILL) | SIGMASK(SIGSTOP));
+	while (!signal_pending(p))
+		sleep_on(&p->sig, 0);
+	return -EINTR;
 }
 
 struct stack_user {

@@ -5,6 +5,7 @@
 #include "proc.h"
 #include "printk.h"
 #include "errno.h"
+#include "params.h"
 
 #define LOGGED_MAX 1024
 static u8 logged[LOGGED_MAX / 8];
@@ -24,9 +25,15 @@ static void log_unknown(unsigned long nr)
 
 long syscall_dispatch(unsigned long nr, const unsigned long *a)
 {
+	long ret;
+
 	if (nr >= arch_nr_syscalls || !arch_syscalls[nr].fn) {
 		log_unknown(nr);
 		return -ENOSYS;
 	}
-	return arch_syscalls[nr].fn(a);
+	ret = arch_syscalls[nr].fn(a);
+	if (opt_strace)
+		printk("strace: [%d %s] %s(0x%lx, 0x%lx, 0x%lx, 0x%lx) = %ld\n", current_proc()->pid,
+		       current_proc()->name, arch_syscalls[nr].name, a[0], a[1], a[2], a[3], ret);
+	return ret;
 }

@@ -31,8 +31,8 @@ long syscall_dispatch(unsigned long nr, const unsigned long *a);
 	X(getrusage) X(uname) X(sched_yield) X(nanosleep) X(clock_nanosleep)          \
 	X(clock_gettime) X(gettimeofday) X(getrandom) X(getuid) X(geteuid) X(getgid)  \
 	X(getegid) X(kill) X(tgkill) X(tkill) X(rt_sigaction) X(rt_sigprocmask)       \
-	X(rt_sigreturn) X(sigaltstack) X(brk) X(mmap) X(munmap) X(mprotect)           \
-	X(madvise) X(reboot) X(mount) X(sysinfo)
+	X(rt_sigreturn) X(rt_sigpending) X(rt_sigsuspend) X(sigaltstack) X(brk) X(mmap) X(munmap) X(mprotect)           \
+	X(madvise) X(mremap) X(mseal) X(reboot) X(mount) X(sysinfo)
 
 #define DECLARE_SYS(name) long sys_##name(const unsigned long *a);
 SYSCALLS(DECLARE_SYS)

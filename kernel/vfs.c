@@ -26,6 +26,18 @@ static struct file *file_alloc(void)
 	return NULL;
 }
 
+long file_alloc_pair(struct file *out[2])
+{
+	out[0] = file_alloc();
+	out[1] = out[0] ? file_alloc() : NULL;
+	if (!out[1]) {
+		if (out[0])
+			out[0]->refs = 0;
+		return -ENFILE;
+	}
+	return 0;
+}
+
 struct file *file_dup(struct file *f)
 {
 	f->refs++;
@@ -158,7 +170,7 @@ long vfs_open(const char *path, int flags, struct file **out)
 		return 0;
 	}
 	if (!initramfs_lookup(path, &data, &size, &mode))
-		return -ENOENT;
+		return initramfs_missing_error(path);
 	if ((flags & O_ACCMODE) != O_RDONLY)
 		return -EROFS;
 	f = file_alloc();

@@ -48,6 +48,9 @@ long arch_stat_to_user(const struct kstat *st, unsigned long ubuf);
 long vfs_open(const char *path, int flags, struct file **out);
 
 struct file *file_dup(struct file *f);
+
+/* Two fresh open files (refs 1, no ops yet), or -ENFILE. */
+long file_alloc_pair(struct file *out[2]);
 void file_close(struct file *f);
 
 /* Install the console as fds 0, 1 and 2 of p. */
@@ -58,6 +61,10 @@ void initramfs_init(const void *data, u64 size);
 
 /* Find a file of the initramfs; returns false if absent. */
 bool initramfs_lookup(const char *path, const u8 **data, u64 *size, u32 *mode);
+
+/* The error for a path that is not in the initramfs: -ENOTDIR if a leading
+ * component is a file, else -ENOENT. */
+long initramfs_missing_error(const char *path);
 
 /* Build the text of a /proc file for the current process, or return -ENOENT. */
 long procfs_generate(const char *path, struct file *f);

@@ -1,10 +1,8 @@
 /*
- * mm.c - user address spaces (see mm.h).
+ * mm.c - user address spaces (see mm.h for the model).
  *
- * Every user page is anonymous memory from the buddy allocator, mapped one
- * page at a time through pt_map_range() (and so through the choke point).
- * A page is allocated zeroed on first touch (demand paging); fork copies
- * every present page.
+ * Every change to a user descriptor goes through pte_update(), which does
+ * break-before-make or the TLB invalidation (by ASID) the change needs.
  */
 #include "mm.h"
 #include "page_alloc.h"
@@ -16,7 +14,7 @@
 
 /* ---- ASIDs: one per address space, never shared while in use ---- */
 
-#define NR_ASIDS 256	/* enough for every process the kernel allows */
+#define NR_ASIDS 256	/* enough for every process the kernel allows (both arches) */
 static u8 asid_used[NR_ASIDS];
 
 /* A free ASID (1..NR_ASIDS-1; 0 is never handed out), or -1. */
@@ -36,6 +34,112 @@ static void asid_free(int asid)
 {
 	arch_tlbi_space(asid);
 	asid_used[asid] = 0;
+}
+
+/* ---- last-level entries ---- */
+
+/*
+ * Walk to the last-level entry for va, allocating tables when alloc is set.
+ * Returns false if no last-level table covers va (nothing is mapped there)
+ * or, with alloc, if a table could not be allocated.
+ */
+static bool entry_at(struct mm *mm, unsigned long va, bool alloc, struct pt_cursor *c)
+{
+	if (!pt_walk(&mm->pt, va, PT_LAST_LEVEL, alloc, c))
+		return false;
+	BUG_ON(c->level != PT_LAST_LEVEL && arch_pte_valid(c->val));	/* no user blocks yet */
+	return c->level == PT_LAST_LEVEL;
+}
+
+/* Change the entry c points at to new (through the choke point). */
+static void set_entry(struct mm *mm, struct pt_cursor *c, pteval_t new)
+{
+	pte_update(&mm->pt, c->ptep, c->val, new, c->va, c->level);
+	c->val = new;
+}
+
+/* The page an entry refers to (a valid page or a PROT_NONE entry), or NULL. */
+static struct page *entry_page(pteval_t v)
+{
+	if (arch_pte_valid(v))
+		return phys_to_page(arch_pte_pa(v));
+	if (arch_pte_swp_kind(v) == ARCH_SWP_PROTNONE)
+		return phys_to_page(arch_pte_swp_pa(v));
+	return NULL;
+}
+
+static bool entry_writable(pteval_t v)
+{
+	return arch_pte_valid(v) && (arch_pte_prot(v) & PT_WRITE);
+}
+
+unsigned vma_prot(unsigned vm_flags)
+{
+	unsigned prot = PT_USER;
+
+	if (vm_flags & VM_READ)
+		prot |= PT_READ;
+	if (vm_flags & VM_WRITE)
+		prot |= PT_READ | PT_WRITE;
+	if (vm_flags & VM_EXEC)
+		prot |= PT_READ | PT_EXEC;
+	return prot;
+}
+
+/* May pg be mapped writable in v right now (no copy-on-write pending)? */
+static bool can_write_now(const struct vma *v, const struct page *pg)
+{
+	return (v->flags & VM_WRITE) && ((v->flags & VM_SHARED) || page_count(pg) == 1);
+}
+
+/* The entry that maps pg in v: a leaf, or a PROT_NONE entry if v allows no access. */
+static pteval_t page_entry(const struct vma *v, struct page *pg, bool writable)
+{
+	unsigned prot = vma_prot(v->flags);
+
+	if (!(v->flags & VM_ACCESS))
+		return arch_pte_mk_swp(ARCH_SWP_PROTNONE, page_to_phys(pg));
+	if (!writable)
+		prot &= ~PT_WRITE;
+	return arch_pte_mk_leaf(page_to_phys(pg), prot, PT_LAST_LEVEL);
+}
+
+typedef void (*entry_fn)(struct mm *mm, struct pt_cursor *c, void *arg);
+
+/*
+ * Call fn for every non-empty last-level entry in [start, end), in address
+ * order. Missing tables are skipped whole; inside a table the entries are
+ * read in place. fn may change the entry it is given (and only that one).
+ */
+static void walk_entries(struct mm *mm, unsigned long start, unsigned long end, entry_fn fn, void *arg)
+{
+	unsigned long va = start;
+
+	while (va < end) {
+		struct pt_cursor c;
+		u64 span;
+
+		pt_walk(&mm->pt, va, PT_LAST_LEVEL, false, &c);
+		if (c.level != PT_LAST_LEVEL) {
+			BUG_ON(arch_pte_valid(c.val));	/* no user blocks yet */
+			span = pt_level_size(c.level);
+			if (ALIGN_DOWN(va, span) + span <= va)
+				return;	/* wrapped past the top */
+			va = ALIGN_DOWN(va, span) + span;
+			continue;
+		}
+		unsigned long idx = pt_index(va, PT_LAST_LEVEL);
+		unsigned long n = MIN(arch_pt_entries(PT_LAST_LEVEL) - idx, (end - va + PAGE_SIZE - 1) / PAGE_SIZE);
+		pteval_t *first = c.ptep;
+
+		for (unsigned long i = 0; i < n; i++, va += PAGE_SIZE) {
+			c.ptep = first + i;
+			c.va = va;
+			c.val = arch_pte_read(c.ptep);
+			if (c.val != ARCH_PTE_INVALID)
+				fn(mm, &c, arg);
+		}
+	}
 }
 
 /* ---- creation and teardown ---- */
@@ -66,7 +170,7 @@ void mm_put(struct mm *mm)
 	if (--mm->users)
 		return;
 	while (mm->vmas) {
-		mm_zap_range(mm, mm->vmas->start, mm->vmas->end);
+		mm_zap_range(mm, mm->vmas->start, mm->vmas->end, true);
 		vma_remove(mm, mm->vmas);
 	}
 	pt_destroy(&mm->pt);
@@ -74,151 +178,93 @@ void mm_put(struct mm *mm)
 	free_page_va(mm);
 }
 
-unsigned vma_prot(unsigned vm_flags)
-{
-	unsigned prot = PT_USER;
+/* ---- faults ---- */
 
-	if (vm_flags & VM_READ)
-		prot |= PT_READ;
-	if (vm_flags & VM_WRITE)
-		prot |= PT_READ | PT_WRITE;
-	if (vm_flags & VM_EXEC)
-		prot |= PT_READ | PT_EXEC;
-	return prot;
+static bool access_allowed(unsigned flags, enum fault_access access)
+{
+	switch (access) {
+	case FAULT_WRITE: return flags & VM_WRITE;
+	case FAULT_EXEC: return flags & VM_EXEC;
+	default: return flags & VM_ACCESS;
+	}
 }
 
-/* ---- pages ---- */
-
-phys_addr_t mm_lookup(struct mm *mm, unsigned long addr)
+/* Give v's page at c a private copy (copy-on-write), mapped writable. */
+static int cow_copy(struct mm *mm, struct vma *v, struct pt_cursor *c, struct page *old)
 {
-	struct pt_cursor c;
-
-	pt_walk(&mm->pt, addr, PT_LAST_LEVEL, false, &c);
-	if (!arch_pte_valid(c.val) || arch_pte_is_table(c.val, c.level))
-		return 0;
-	return arch_pte_pa(c.val) + (addr & (pt_level_size(c.level) - 1) & ~(PAGE_SIZE - 1));
-}
-
-/* Map a fresh zeroed page at addr (page aligned) with the VMA's protection. */
-static int map_new_page(struct mm *mm, struct vma *v, unsigned long addr)
-{
-	struct page *pg = alloc_pages(GFP_ZERO, 0);
+	struct page *pg = alloc_pages(0, 0);
 
 	if (!pg)
 		return -ENOMEM;
-	if (!pt_map_range(&mm->pt, addr, page_to_phys(pg), PAGE_SIZE, vma_prot(v->flags),
-			  PT_LEAF(PT_LAST_LEVEL))) {
-		free_pages(pg, 0);
-		return -ENOMEM;
-	}
+	memcpy(page_address(pg), page_address(old), PAGE_SIZE);
+	set_entry(mm, c, page_entry(v, pg, true));
+	page_put(old);
 	return 0;
 }
 
 int mm_fault(struct mm *mm, unsigned long addr, enum fault_access access)
 {
 	struct vma *v = vma_find(mm, addr);
+	struct pt_cursor c;
+	struct page *pg;
+	pteval_t want;
 
 	if (!v)
 		return -SEGV_MAPERR;
-	if ((access == FAULT_WRITE && !(v->flags & VM_WRITE)) ||
-	    (access == FAULT_EXEC && !(v->flags & VM_EXEC)) ||
-	    (access == FAULT_READ && !(v->flags & VM_ACCESS)))
+	if (!access_allowed(v->flags, access))
 		return -SEGV_ACCERR;
-	if (mm_lookup(mm, addr))
-		return -SEGV_ACCERR;	/* present, yet the access faulted: not allowed */
-	return map_new_page(mm, v, ALIGN_DOWN(addr, PAGE_SIZE));
-}
-
-void mm_zap_range(struct mm *mm, unsigned long start, unsigned long end)
-{
-	for (unsigned long va = start; va < end; va += PAGE_SIZE) {
-		phys_addr_t pa = mm_lookup(mm, va);
-
-		if (!pa)
-			continue;
-		pt_unmap_range(&mm->pt, va, PAGE_SIZE);
-		free_pages(phys_to_page(pa), 0);
-	}
-}
-
-u64 mm_rss_pages(struct mm *mm, unsigned long start, unsigned long end)
-{
-	u64 n = 0;
-
-	for (unsigned long va = start; va < end; va += PAGE_SIZE)
-		n += mm_lookup(mm, va) != 0;
-	return n;
-}
-
-int mm_unmap(struct mm *mm, unsigned long start, unsigned long len)
-{
-	unsigned long end = start + len;
-	struct vma *v = vma_find_from(mm, start);
-
-	while (v && v->start < end) {
-		struct vma *next;
-
-		if (v->start < start) {
-			if (!vma_split(mm, v, start))
-				return -ENOMEM;
-			v = v->next;
-		}
-		if (v->end > end && !vma_split(mm, v, end))
+	if (!entry_at(mm, addr, true, &c))
+		return -ENOMEM;
+	if (arch_pte_swp_kind(c.val) == ARCH_SWP_GUARD)
+		return -SEGV_MAPERR;
+	pg = entry_page(c.val);
+	if (!pg) {	/* first touch: a zeroed page of our own */
+		pg = alloc_pages(GFP_ZERO, 0);
+		if (!pg)
 			return -ENOMEM;
-		next = v->next;
-		mm_zap_range(mm, v->start, v->end);
-		vma_remove(mm, v);
-		v = next;
+		set_entry(mm, &c, page_entry(v, pg, v->flags & VM_WRITE));
+		return 0;
 	}
-	return 0;
-}
-
-int mm_write(struct mm *mm, unsigned long va, const void *src, size_t len)
-{
-	const u8 *s = src;
-
-	while (len) {
-		unsigned long off = va & (PAGE_SIZE - 1);
-		size_t n = MIN(len, PAGE_SIZE - off);
-		phys_addr_t pa = mm_lookup(mm, va);
-
-		if (!pa) {
-			struct vma *v = vma_find(mm, va);
-
-			if (!v || map_new_page(mm, v, va - off))
-				return -EFAULT;
-			pa = mm_lookup(mm, va);
-		}
-		memcpy((u8 *)phys_to_virt(pa) + off, s, n);
-		va += n;
-		s += n;
-		len -= n;
-	}
+	if (access == FAULT_WRITE && !entry_writable(c.val) && !can_write_now(v, pg))
+		return cow_copy(mm, v, &c, pg);
+	want = page_entry(v, pg, can_write_now(v, pg));
+	if (want == c.val)
+		return -SEGV_ACCERR;	/* the entry already says no */
+	set_entry(mm, &c, want);
 	return 0;
 }
 
 /* ---- fork ---- */
 
-/* Copy every present page of vma from src into dst. */
-static int copy_vma_pages(struct mm *dst, struct mm *src, struct vma *v)
-{
-	for (unsigned long va = v->start; va < v->end; va += PAGE_SIZE) {
-		phys_addr_t pa = mm_lookup(src, va);
-		struct page *pg;
+struct copy_ctx {
+	struct mm *dst;
+	struct vma *v;
+	int err;
+};
 
-		if (!pa)
-			continue;
-		pg = alloc_pages(0, 0);
-		if (!pg)
-			return -ENOMEM;
-		memcpy(page_address(pg), phys_to_virt(pa), PAGE_SIZE);
-		if (!pt_map_range(&dst->pt, va, page_to_phys(pg), PAGE_SIZE, vma_prot(v->flags),
-				  PT_LEAF(PT_LAST_LEVEL))) {
-			free_pages(pg, 0);
-			return -ENOMEM;
+/* Share one entry of the parent with the child (copy-on-write for private pages). */
+static void copy_entry(struct mm *src, struct pt_cursor *c, void *arg)
+{
+	struct copy_ctx *cc = arg;
+	struct page *pg = entry_page(c->val);
+	struct pt_cursor d;
+	pteval_t child = c->val;
+
+	if (cc->err)
+		return;
+	if (!entry_at(cc->dst, c->va, true, &d)) {
+		cc->err = -ENOMEM;
+		return;
+	}
+	if (pg) {
+		page_get(pg);
+		if (!(cc->v->flags & VM_SHARED) && arch_pte_valid(c->val)) {
+			child = page_entry(cc->v, pg, false);
+			if (entry_writable(c->val))
+				set_entry(src, c, child);	/* the parent loses write too */
 		}
 	}
-	return 0;
+	set_entry(cc->dst, &d, child);
 }
 
 struct mm *mm_copy(struct mm *src)
@@ -231,12 +277,196 @@ struct mm *mm_copy(struct mm *src)
 	dst->brk = src->brk;
 	dst->mmap_base = src->mmap_base;
 	dst->stack_top = src->stack_top;
+	dst->sigtramp = src->sigtramp;
 	for (struct vma *v = src->vmas; v; v = v->next) {
-		if (!vma_insert(dst, v->start, v->end, v->flags, v->name, v->offset) ||
-		    copy_vma_pages(dst, src, v)) {
+		struct copy_ctx cc = { dst, v, 0 };
+
+		if (v->flags & VM_DONTFORK)
+			continue;
+		if (!vma_insert(dst, v->start, v->end, v->flags, v->name, v->offset)) {
+			mm_put(dst);
+			return NULL;
+		}
+		if (!(v->flags & VM_WIPEONFORK))
+			walk_entries(src, v->start, v->end, copy_entry, &cc);
+		if (cc.err) {
 			mm_put(dst);
 			return NULL;
 		}
 	}
 	return dst;
+}
+
+/* ---- zapping, protection, moving, guards ---- */
+
+static void zap_entry(struct mm *mm, struct pt_cursor *c, void *arg)
+{
+	bool with_guards = *(bool *)arg;
+	struct page *pg = entry_page(c->val);
+
+	if (!pg && !with_guards)
+		return;	/* a guard marker survives MADV_DONTNEED */
+	set_entry(mm, c, ARCH_PTE_INVALID);
+	if (pg)
+		page_put(pg);
+}
+
+void mm_zap_range(struct mm *mm, unsigned long start, unsigned long end, bool with_guards)
+{
+	walk_entries(mm, start, end, zap_entry, &with_guards);
+}
+
+static void protect_entry(struct mm *mm, struct pt_cursor *c, void *arg)
+{
+	struct vma *v = arg;
+	struct page *pg = entry_page(c->val);
+	pteval_t want;
+
+	if (!pg)
+		return;	/* guard markers are left alone */
+	want = page_entry(v, pg, can_write_now(v, pg));
+	if (want != c->val)
+		set_entry(mm, c, want);
+}
+
+void mm_change_protection(struct mm *mm, struct vma *v, unsigned long start, unsigned long end)
+{
+	walk_entries(mm, start, end, protect_entry, v);
+}
+
+struct move_ctx {
+	long delta;
+	int err;
+};
+
+static void move_entry(struct mm *mm, struct pt_cursor *c, void *arg)
+{
+	struct move_ctx *mc = arg;
+	struct pt_cursor d;
+	pteval_t val = c->val;
+
+	if (mc->err)
+		return;
+	if (!entry_at(mm, c->va + mc->delta, true, &d)) {
+		mc->err = -ENOMEM;
+		return;
+	}
+	BUG_ON(d.val != ARCH_PTE_INVALID);
+	set_entry(mm, c, ARCH_PTE_INVALID);	/* old translation gone (TLBI) before the new one exists */
+	set_entry(mm, &d, arch_pte_valid(val) ?
+		  arch_pte_mk_leaf(arch_pte_pa(val), arch_pte_prot(val), PT_LAST_LEVEL) : val);
+}
+
+int mm_move_entries(struct mm *mm, unsigned long from, unsigned long to, unsigned long len)
+{
+	struct move_ctx mc = { (long)(to - from), 0 };
+
+	walk_entries(mm, from, from + len, move_entry, &mc);
+	return mc.err;
+}
+
+int mm_guard_install(struct mm *mm, unsigned long start, unsigned long end)
+{
+	for (unsigned long va = start; va < end; va += PAGE_SIZE) {
+		struct pt_cursor c;
+		struct page *pg;
+
+		if (!entry_at(mm, va, true, &c))
+			return -ENOMEM;
+		if (arch_pte_swp_kind(c.val) == ARCH_SWP_GUARD)
+			continue;
+		pg = entry_page(c.val);
+		set_entry(mm, &c, arch_pte_mk_swp(ARCH_SWP_GUARD, 0));
+		if (pg)
+			page_put(pg);
+	}
+	return 0;
+}
+
+static void unguard_entry(struct mm *mm, struct pt_cursor *c, void *arg)
+{
+	(void)arg;
+	if (arch_pte_swp_kind(c->val) == ARCH_SWP_GUARD)
+		set_entry(mm, c, ARCH_PTE_INVALID);
+}
+
+void mm_guard_remove(struct mm *mm, unsigned long start, unsigned long end)
+{
+	walk_entries(mm, start, end, unguard_entry, NULL);
+}
+
+void mm_populate(struct mm *mm, unsigned long start, unsigned long end, bool write)
+{
+	for (unsigned long va = start; va < end; va += PAGE_SIZE)
+		mm_fault(mm, va, write ? FAULT_WRITE : FAULT_READ);
+}
+
+/* ---- lookups and kernel writes ---- */
+
+phys_addr_t mm_lookup(struct mm *mm, unsigned long addr)
+{
+	struct pt_cursor c;
+
+	if (!entry_at(mm, addr, false, &c) || !arch_pte_valid(c.val))
+		return 0;
+	return arch_pte_pa(c.val);
+}
+
+/* The page at va, made present and private (for the kernel to fill), or NULL. */
+static struct page *page_for_fill(struct mm *mm, unsigned long va)
+{
+	struct vma *v = vma_find(mm, va);
+	struct pt_cursor c;
+	struct page *pg;
+
+	if (!v || !entry_at(mm, va, true, &c) || arch_pte_swp_kind(c.val) == ARCH_SWP_GUARD)
+		return NULL;
+	pg = entry_page(c.val);
+	if (!pg) {
+		pg = alloc_pages(GFP_ZERO, 0);
+		if (!pg)
+			return NULL;
+		set_entry(mm, &c, page_entry(v, pg, v->flags & VM_WRITE));
+		return pg;
+	}
+	if (page_count(pg) > 1 && !(v->flags & VM_SHARED)) {
+		if (cow_copy(mm, v, &c, pg))
+			return NULL;
+		pg = entry_page(c.val);
+	}
+	return pg;
+}
+
+int mm_write(struct mm *mm, unsigned long va, const void *src, size_t len)
+{
+	const u8 *s = src;
+
+	while (len) {
+		unsigned long off = va & (PAGE_SIZE - 1);
+		size_t n = MIN(len, PAGE_SIZE - off);
+		struct page *pg = page_for_fill(mm, va - off);
+
+		if (!pg)
+			return -EFAULT;
+		memcpy((u8 *)page_address(pg) + off, s, n);
+		va += n;
+		s += n;
+		len -= n;
+	}
+	return 0;
+}
+
+static void count_entry(struct mm *mm, struct pt_cursor *c, void *arg)
+{
+	(void)mm;
+	if (entry_page(c->val))
+		(*(u64 *)arg)++;
+}
+
+u64 mm_rss_pages(struct mm *mm, unsigned long start, unsigned long end)
+{
+	u64 n = 0;
+
+	walk_entries(mm, start, end, count_entry, &n);
+	return n;
 }

@@ -1,11 +1,29 @@
 /*
- * mm.h - user address spaces: creation, demand paging, fork copies, and
- * the mapping primitives the system calls are built from.
+ * mm.h - user address spaces: creation, faults, copy-on-write fork, and the
+ * page-level primitives the address-space system calls are built from.
+ *
+ * Every user page is anonymous memory from the buddy allocator, with a
+ * reference count: a private page shared after fork is mapped read-only in
+ * both processes and copied on the first write (copy-on-write). A last-level
+ * entry is in one of four states:
+ *   empty      - nothing there (a fault allocates a zeroed page);
+ *   a page     - a valid leaf (read-only while shared, writable otherwise
+ *                if the VMA allows writing);
+ *   PROT_NONE  - the page is kept but not accessible (a software entry);
+ *   guard      - MADV_GUARD_INSTALL marker: any access is SIGSEGV.
  */
 #ifndef MM_MM_H
 #define MM_MM_H
 
 #include "vma.h"
+
+/* VMA flags beyond the access bits (vma.h has the basic ones). */
+#define VM_DONTFORK	0x00010000u	/* MADV_DONTFORK: absent from a fork child */
+#define VM_WIPEONFORK	0x00020000u	/* MADV_WIPEONFORK: empty in a fork child */
+#define VM_SEALED	0x00040000u	/* mseal(): the mapping cannot change */
+#define VM_NORESERVE	0x00080000u	/* MAP_NORESERVE */
+#define VM_HUGEPAGE	0x00100000u	/* MADV_HUGEPAGE */
+#define VM_NOHUGEPAGE	0x00200000u	/* MADV_NOHUGEPAGE */
 
 /* Kinds of access, for mm_fault(). */
 enum fault_access { FAULT_READ, FAULT_WRITE, FAULT_EXEC };
@@ -20,27 +38,52 @@ struct mm *mm_create(void);
 /* Drop one user of mm; the last one frees every page, table and VMA. */
 void mm_put(struct mm *mm);
 
-/* A copy of src for fork(): same VMAs, every present page copied. NULL when out of memory. */
+/*
+ * A copy of src for fork(): the same VMAs (less VM_DONTFORK ones), private
+ * pages shared copy-on-write, shared pages shared, VM_WIPEONFORK areas
+ * empty. NULL when out of memory.
+ */
 struct mm *mm_copy(struct mm *src);
 
 /*
- * Make the page at addr present for the given access, if the VMA allows it
- * (allocating a zeroed page on first touch). Returns 0, -SEGV_MAPERR or
- * -SEGV_ACCERR, or -ENOMEM (the caller treats it like SIGBUS/kill).
+ * Resolve a fault at addr: allocate a zeroed page on first touch, or copy
+ * a shared page on a write. Returns 0 (retry the access), -SEGV_MAPERR,
+ * -SEGV_ACCERR, or -ENOMEM (the caller turns it into SIGBUS).
  */
 int mm_fault(struct mm *mm, unsigned long addr, enum fault_access access);
 
 /* Page-table protection for a VMA's flags (user, never global). */
 unsigned vma_prot(unsigned vm_flags);
 
-/* Unmap and free every page in [start, end) (page aligned); VMAs stay. */
-void mm_zap_range(struct mm *mm, unsigned long start, unsigned long end);
+/*
+ * Empty every last-level entry in [start, end): pages lose a reference,
+ * PROT_NONE entries too; guard markers go only when with_guards is set
+ * (munmap) and stay for MADV_DONTNEED.
+ */
+void mm_zap_range(struct mm *mm, unsigned long start, unsigned long end, bool with_guards);
 
 /*
- * Remove [start, start + len) from the address space: pages freed, VMAs cut
- * or removed. Returns 0 or -ENOMEM (a VMA split needed memory).
+ * Rewrite the entries in [start, end) for v's (new) flags: PROT_NONE keeps
+ * pages as software entries; becoming accessible maps them again. A private
+ * page referenced only here is made writable at once when v is writable
+ * (no write fault afterwards); a shared one stays read-only (copy-on-write).
  */
-int mm_unmap(struct mm *mm, unsigned long start, unsigned long len);
+void mm_change_protection(struct mm *mm, struct vma *v, unsigned long start, unsigned long end);
+
+/*
+ * Move the entries of [from, from + len) to [to, to + len) without copying
+ * pages (mremap). The destination must be empty.
+ */
+int mm_move_entries(struct mm *mm, unsigned long from, unsigned long to, unsigned long len);
+
+/* Install guard markers over [start, end) (pages there are freed first). */
+int mm_guard_install(struct mm *mm, unsigned long start, unsigned long end);
+
+/* Remove guard markers in [start, end); pages are left alone. */
+void mm_guard_remove(struct mm *mm, unsigned long start, unsigned long end);
+
+/* Fault in every page of [start, end) as the VMA allows (MAP_POPULATE, WILLNEED). */
+void mm_populate(struct mm *mm, unsigned long start, unsigned long end, bool write);
 
 /* Physical address of the page mapped at addr, or 0 if none. */
 phys_addr_t mm_lookup(struct mm *mm, unsigned long addr);
@@ -51,7 +94,7 @@ phys_addr_t mm_lookup(struct mm *mm, unsigned long addr);
  */
 int mm_write(struct mm *mm, unsigned long va, const void *src, size_t len);
 
-/* Count of pages currently mapped in mm (resident set). */
+/* Pages present (resident) in [start, end). */
 u64 mm_rss_pages(struct mm *mm, unsigned long start, unsigned long end);
 
 #endif

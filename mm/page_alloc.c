@@ -495,3 +495,23 @@ bool page_alloc_check(void)
 	clear_marks();
 	return ok;
 }
+
+void page_get(struct page *pg)
+{
+	BUG_ON(!(pg->flags & PG_HEAD) || pg->refcount <= 0);
+	pg->refcount++;
+}
+
+void page_put(struct page *pg)
+{
+	BUG_ON(!(pg->flags & PG_HEAD) || pg->refcount <= 0);
+	if (--pg->refcount == 0) {
+		pg->refcount = 1;	/* free_pages() expects an allocated block */
+		free_pages(pg, pg->order);
+	}
+}
+
+int page_count(const struct page *pg)
+{
+	return pg->refcount;
+}

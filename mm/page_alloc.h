@@ -96,6 +96,16 @@ struct page *phys_to_page(phys_addr_t pa);
 void *page_address(const struct page *pg);
 
 /* Order-0 conveniences working with linear-map addresses; NULL when full. */
+/*
+ * Reference counts of order-0 pages shared between address spaces
+ * (copy-on-write after fork, shared anonymous memory). A page comes from
+ * alloc_pages() with a count of 1; page_put() frees it when the count
+ * drops to 0.
+ */
+void page_get(struct page *pg);
+void page_put(struct page *pg);
+int page_count(const struct page *pg);
+
 void *alloc_page_va(unsigned gfp);
 void free_page_va(void *va);
 

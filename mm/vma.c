@@ -1,74 +1,210 @@
 /*
- * vma.c - the sorted set of VMAs of an address space (see vma.h).
+ * vma.c - the set of VMAs of an address space (see vma.h).
  *
- * VMA structures come from a small slab carved out of whole pages.
+ * Why an AVL tree. Both AVL and red-black trees give O(log n) for every
+ * operation. AVL keeps the heights of every node's two subtrees within one
+ * of each other, so the tree is at most ~1.44 log2(n) deep (red-black:
+ * 2 log2(n)), which makes the most frequent operation - vma_find() on every
+ * page fault - a little cheaper. Red-black trees do fewer rotations on
+ * update, but that advantage mostly disappears here: the gap augmentation
+ * has to be recomputed along the whole path to the root anyway. And the AVL
+ * invariant is one number per node that a student (and vma_check()) can
+ * verify directly.
+ *
+ * The augmentation. gap_before(v) is the free space just below v:
+ * [prev->end, v->start), or [0, v->start) for the lowest VMA. Every node
+ * stores max_gap, the largest gap_before() in its subtree. A gap search
+ * skips every subtree whose max_gap is too small, and only the (at most two)
+ * gaps cut by the search bounds can make a subtree look promising while
+ * holding no fit, so the search visits O(log n) nodes.
+ *
+ * Keeping it right. A node's height and max_gap depend on its children and,
+ * through gap_before(), on its list predecessor. Every update therefore ends
+ * with rebalance_up() from the lowest node whose data changed: it walks to
+ * the root recomputing each node, rotating where the AVL invariant broke.
+ * Each update comments why every node whose gap_before() changed is on that
+ * walk.
+ *
+ * VMA structures come from a slab cache (mm/slab.c), whose pages go back to
+ * the page allocator when their last VMA is freed.
  */
 #include "vma.h"
+#include "slab.h"
 #include "page_alloc.h"
 #include "printk.h"
 
-static struct vma *free_vmas;
+#define NO_LIMIT (~0UL)		/* "up to the top of the address space" */
+#define VMA_MAX_HEIGHT 96	/* more than any AVL tree that fits in memory */
 
-/* Take a VMA structure from the free list, refilling it a page at a time. */
+/* Check an invariant; on failure panic with file, line and the values given. */
+#define VMA_ASSERT(cond, fmt, ...)                                             \
+	do {                                                                   \
+		if (!(cond))                                                   \
+			panic("%s:%d: %s: " fmt, __FILE__, __LINE__, #cond,    \
+			      ##__VA_ARGS__);                                  \
+	} while (0)
+
+/* ---- the slab ---- */
+
+static struct slab_cache vma_cache = SLAB_CACHE("vma", struct vma);
+
+/* A zeroed VMA structure, or NULL when out of memory. */
 static struct vma *vma_alloc(void)
 {
-	struct vma *v;
-
-	if (!free_vmas) {
-		struct vma *page = alloc_page_va(0);
-
-		if (!page)
-			return NULL;
-		for (size_t i = 0; i < PAGE_SIZE / sizeof(struct vma); i++) {
-			page[i].next = free_vmas;
-			free_vmas = &page[i];
-		}
-	}
-	v = free_vmas;
-	free_vmas = v->next;
-	__builtin_memset(v, 0, sizeof(*v));
-	return v;
+	return slab_alloc(&vma_cache);
 }
 
 static void vma_free(struct vma *v)
 {
-	v->next = free_vmas;
-	free_vmas = v;
+	__builtin_memset(v, 0, sizeof(*v));	/* stale pointers fail loudly */
+	slab_free(&vma_cache, v);
 }
 
-struct vma *vma_find_from(const struct mm *mm, unsigned long addr)
+/* ---- node data: height, gaps ---- */
+
+static int height(const struct vma *n)
 {
-	for (struct vma *v = mm->vmas; v; v = v->next)
-		if (v->end > addr)
-			return v;
-	return NULL;
+	return n ? n->height : 0;
 }
 
-struct vma *vma_find(const struct mm *mm, unsigned long addr)
+static int balance(const struct vma *n)
 {
-	struct vma *v = vma_find_from(mm, addr);
-
-	return v && v->start <= addr ? v : NULL;
+	return height(n->left) - height(n->right);
 }
 
-struct vma *vma_insert(struct mm *mm, unsigned long start, unsigned long end, unsigned flags,
-		       const char *name, u64 offset)
+static unsigned long prev_end(const struct vma *v)
 {
-	struct vma *v, *next = vma_find_from(mm, start), *prev;
+	return v->prev ? v->prev->end : 0;
+}
 
-	BUG_ON(start >= end || (next && next->start < end));
-	v = vma_alloc();
-	if (!v)
-		return NULL;
-	v->start = start;
-	v->end = end;
-	v->flags = flags;
-	v->name = name;
-	v->offset = offset;
-	prev = next ? next->prev : NULL;
-	if (!next) {	/* append after the last VMA */
-		for (prev = mm->vmas; prev && prev->next; prev = prev->next)
-			;
+static unsigned long gap_before(const struct vma *v)
+{
+	return v->start - prev_end(v);
+}
+
+static unsigned long subtree_gap(const struct vma *n)
+{
+	return n ? n->max_gap : 0;
+}
+
+/* Recompute n's height and max_gap from its children and its own gap. */
+static void node_update(struct vma *n)
+{
+	n->height = 1 + MAX(height(n->left), height(n->right));
+	n->max_gap = MAX(gap_before(n), MAX(subtree_gap(n->left), subtree_gap(n->right)));
+}
+
+/* ---- tree surgery ---- */
+
+/* Make 'new' (may be NULL) take old's place under parent (NULL: the root). */
+static void replace_child(struct mm *mm, struct vma *parent, struct vma *old, struct vma *new)
+{
+	if (!parent)
+		mm->vma_root = new;
+	else if (parent->left == old)
+		parent->left = new;
+	else
+		parent->right = new;
+	if (new)
+		new->parent = parent;
+}
+
+/* x's right child y takes x's place and x becomes y's left child. Returns y. */
+static struct vma *rotate_left(struct mm *mm, struct vma *x)
+{
+	struct vma *y = x->right;
+
+	replace_child(mm, x->parent, x, y);
+	x->right = y->left;
+	if (x->right)
+		x->right->parent = x;
+	y->left = x;
+	x->parent = y;
+	node_update(x);
+	node_update(y);
+	return y;
+}
+
+/* Mirror image of rotate_left(). Returns the new subtree root. */
+static struct vma *rotate_right(struct mm *mm, struct vma *x)
+{
+	struct vma *y = x->left;
+
+	replace_child(mm, x->parent, x, y);
+	x->left = y->right;
+	if (x->left)
+		x->left->parent = x;
+	y->right = x;
+	x->parent = y;
+	node_update(x);
+	node_update(y);
+	return y;
+}
+
+/*
+ * Recompute n, whose children are valid AVL trees with heights differing by
+ * at most 2, and restore the AVL invariant with one single or double
+ * rotation. Returns the node now at n's place.
+ */
+static struct vma *rebalance_node(struct mm *mm, struct vma *n)
+{
+	node_update(n);
+	if (balance(n) > 1) {
+		if (balance(n->left) < 0)
+			rotate_left(mm, n->left);
+		return rotate_right(mm, n);
+	}
+	if (balance(n) < -1) {
+		if (balance(n->right) > 0)
+			rotate_right(mm, n->right);
+		return rotate_left(mm, n);
+	}
+	return n;
+}
+
+/* Rebalance and recompute every node from n up to the root. O(log n). */
+static void rebalance_up(struct mm *mm, struct vma *n)
+{
+	while (n)
+		n = rebalance_node(mm, n)->parent;
+}
+
+/* The highest VMA, or NULL: the end of the tree's right spine. */
+static struct vma *last_vma(const struct mm *mm)
+{
+	struct vma *n = mm->vma_root;
+
+	while (n && n->right)
+		n = n->right;
+	return n;
+}
+
+/*
+ * Put v (start and end set) into the list right after prev (NULL: first)
+ * and into the tree as a leaf at the matching in-order position, then
+ * rebalance. The caller guarantees the order.
+ *
+ * Gaps: only v's and v->next's gap_before() change. v is the start of the
+ * rebalance walk, and v->next is v's parent or the ancestor whose left
+ * subtree holds v, so the walk passes it.
+ */
+static void link_after(struct mm *mm, struct vma *prev, struct vma *v)
+{
+	struct vma *next = prev ? prev->next : mm->vmas;
+
+	v->left = v->right = NULL;
+	v->height = 1;
+	if (!mm->vma_root) {
+		mm->vma_root = v;
+		v->parent = NULL;
+	} else if (prev && !prev->right) {
+		prev->right = v;
+		v->parent = prev;
+	} else {
+		/* next is the leftmost node of prev's right subtree (or of the tree) */
+		VMA_ASSERT(next && !next->left, "next %p", (void *)next);
+		next->left = v;
+		v->parent = next;
 	}
 	v->prev = prev;
 	v->next = next;
@@ -79,52 +215,380 @@ struct vma *vma_insert(struct mm *mm, unsigned long start, unsigned long end, un
 	if (next)
 		next->prev = v;
 	mm->nvmas++;
+	rebalance_up(mm, v);
+}
+
+/*
+ * Take v out of the tree (not the list; the caller unlinked it already, so
+ * gap_before() of v's old successor is its new value).
+ *
+ * With two children, v's successor s (leftmost of v's right subtree) takes
+ * v's place and the walk starts where s was, passing s. With at most one
+ * child, that child replaces v and the walk starts there: if it is the
+ * right child it is a leaf (AVL) and so is v's successor; otherwise the
+ * successor is an ancestor of v. Either way the walk passes the one node
+ * whose gap changed.
+ */
+static void tree_unlink(struct mm *mm, struct vma *v, struct vma *succ)
+{
+	struct vma *fix;
+
+	if (v->left && v->right) {
+		struct vma *s = succ;
+
+		if (s->parent == v) {
+			fix = s;
+		} else {
+			fix = s->parent;
+			replace_child(mm, s->parent, s, s->right);
+			s->right = v->right;
+			s->right->parent = s;
+		}
+		replace_child(mm, v->parent, v, s);
+		s->left = v->left;
+		s->left->parent = s;
+	} else {
+		struct vma *child = v->left ? v->left : v->right;
+
+		fix = child ? child : v->parent;
+		replace_child(mm, v->parent, v, child);
+	}
+	rebalance_up(mm, fix);
+}
+
+/* ---- lookups ---- */
+
+struct vma *vma_find_from(const struct mm *mm, unsigned long addr)
+{
+	struct vma *n = mm->vma_root, *best = NULL;
+
+	while (n) {
+		if (n->end > addr) {
+			best = n;	/* a candidate; a lower one may exist on the left */
+			n = n->left;
+		} else {
+			n = n->right;
+		}
+	}
+	return best;
+}
+
+struct vma *vma_find(const struct mm *mm, unsigned long addr)
+{
+	struct vma *n = mm->vma_root;
+
+	while (n) {
+		if (addr < n->start)
+			n = n->left;
+		else if (addr >= n->end)
+			n = n->right;
+		else
+			return n;
+	}
+	return NULL;
+}
+
+int vma_count(const struct mm *mm)
+{
+	return mm->nvmas;
+}
+
+/* ---- updates ---- */
+
+struct vma *vma_insert(struct mm *mm, unsigned long start, unsigned long end, unsigned flags,
+		       const char *name, u64 offset)
+{
+	struct vma *v, *next = vma_find_from(mm, start);
+
+	VMA_ASSERT(start < end, "[%lx, %lx)", start, end);
+	VMA_ASSERT(!next || next->start >= end, "[%lx, %lx) overlaps [%lx, %lx)", start, end,
+		   next->start, next->end);
+	v = vma_alloc();
+	if (!v)
+		return NULL;
+	v->start = start;
+	v->end = end;
+	v->flags = flags;
+	v->name = name;
+	v->offset = offset;
+	link_after(mm, next ? next->prev : last_vma(mm), v);
 	return v;
 }
 
 void vma_remove(struct mm *mm, struct vma *v)
 {
+	struct vma *succ = v->next;
+
+	VMA_ASSERT(mm->nvmas > 0, "nvmas %d", mm->nvmas);
 	if (v->prev)
 		v->prev->next = v->next;
 	else
 		mm->vmas = v->next;
 	if (v->next)
 		v->next->prev = v->prev;
+	tree_unlink(mm, v, succ);
 	mm->nvmas--;
 	vma_free(v);
 }
 
+/*
+ * Gaps: v's gap is unchanged, hi's is 0 and v's old successor keeps its gap
+ * (its predecessor's end is still the old v->end); link_after() handles
+ * the structural update.
+ */
 struct vma *vma_split(struct mm *mm, struct vma *v, unsigned long addr)
 {
 	struct vma *hi;
-	unsigned long end = v->end;
 
-	BUG_ON(addr <= v->start || addr >= v->end);
-	v->end = addr;
-	hi = vma_insert(mm, addr, end, v->flags, v->name, v->offset + (addr - v->start));
+	VMA_ASSERT(addr > v->start && addr < v->end, "split [%lx, %lx) at %lx", v->start, v->end,
+		   addr);
+	hi = vma_alloc();
 	if (!hi)
-		v->end = end;
+		return NULL;
+	hi->start = addr;
+	hi->end = v->end;
+	hi->flags = v->flags;
+	hi->name = v->name;
+	hi->offset = v->offset + (addr - v->start);
+	v->end = addr;
+	link_after(mm, v, hi);
 	return hi;
 }
 
+/*
+ * Moving v's bounds between its neighbours keeps the BST order; it changes
+ * gap_before() of v and of v->next, so recompute the paths from both.
+ */
+void vma_adjust(struct mm *mm, struct vma *v, unsigned long start, unsigned long end)
+{
+	VMA_ASSERT(start < end, "[%lx, %lx)", start, end);
+	VMA_ASSERT(prev_end(v) <= start, "[%lx, %lx) overlaps the VMA ending at %lx", start, end,
+		   prev_end(v));
+	VMA_ASSERT(!v->next || end <= v->next->start, "[%lx, %lx) overlaps the VMA at %lx", start,
+		   end, v->next->start);
+	v->offset += (u64)start - (u64)v->start;	/* wraps correctly when start moves down */
+	v->start = start;
+	v->end = end;
+	rebalance_up(mm, v);
+	if (v->next)
+		rebalance_up(mm, v->next);
+}
+
+bool vma_mergeable(const struct vma *a, const struct vma *b)
+{
+	if (a->end != b->start || a->flags != b->flags || a->name != b->name)
+		return false;
+	return !a->name || a->offset + (a->end - a->start) == b->offset;
+}
+
+/* Extend lo over hi (lo directly below, mergeable) and free hi. */
+static void absorb_next(struct mm *mm, struct vma *lo, struct vma *hi)
+{
+	unsigned long end = hi->end;
+
+	vma_remove(mm, hi);	/* first, so lo never overlaps hi */
+	vma_adjust(mm, lo, lo->start, end);
+}
+
+struct vma *vma_merge_neighbours(struct mm *mm, struct vma *v)
+{
+	if (v->prev && vma_mergeable(v->prev, v)) {
+		struct vma *lo = v->prev;
+
+		absorb_next(mm, lo, v);
+		v = lo;
+	}
+	if (v->next && vma_mergeable(v, v->next))
+		absorb_next(mm, v, v->next);
+	return v;
+}
+
+/* ---- gap search ---- */
+
+/*
+ * Does [glo, ghi) cut to [lo, hi) still hold len bytes? If so, store the
+ * cut range in *out.
+ */
+static bool gap_fits(unsigned long glo, unsigned long ghi, unsigned long lo, unsigned long hi,
+		     unsigned long len, unsigned long out[2])
+{
+	glo = MAX(glo, lo);
+	ghi = MIN(ghi, hi);
+	if (ghi <= glo || ghi - glo < len)
+		return false;
+	out[0] = glo;
+	out[1] = ghi;
+	return true;
+}
+
+/*
+ * The highest VMA in n's subtree whose gap_before(), cut to [lo, hi), holds
+ * len bytes. Visits the right subtree first; skips a subtree when max_gap
+ * is too small, or when its gaps lie wholly on the wrong side of the
+ * bounds (gaps of the right subtree start at or above n->end, gaps of the
+ * left subtree end at or below prev_end(n)).
+ */
+static const struct vma *gap_down(const struct vma *n, unsigned long len, unsigned long lo,
+				  unsigned long hi)
+{
+	unsigned long r[2], pe;
+
+	if (!n || n->max_gap < len)
+		return NULL;
+	if (n->end < hi && hi - n->end >= len) {
+		const struct vma *found = gap_down(n->right, len, lo, hi);
+
+		if (found)
+			return found;
+	}
+	pe = prev_end(n);
+	if (gap_fits(pe, n->start, lo, hi, len, r))
+		return n;
+	if (pe > lo && pe - lo >= len)
+		return gap_down(n->left, len, lo, hi);
+	return NULL;
+}
+
+/* The lowest such VMA: gap_down() with the order of visits reversed. */
+static const struct vma *gap_up(const struct vma *n, unsigned long len, unsigned long lo,
+				unsigned long hi)
+{
+	unsigned long r[2], pe;
+
+	if (!n || n->max_gap < len)
+		return NULL;
+	pe = prev_end(n);
+	if (pe > lo && pe - lo >= len) {
+		const struct vma *found = gap_up(n->left, len, lo, hi);
+
+		if (found)
+			return found;
+	}
+	if (gap_fits(pe, n->start, lo, hi, len, r))
+		return n;
+	if (n->end < hi && hi - n->end >= len)
+		return gap_up(n->right, len, lo, hi);
+	return NULL;
+}
+
+/* The gap above the highest VMA is [last->end, top); the empty set has [0, top). */
 unsigned long vma_find_gap_down(const struct mm *mm, unsigned long len, unsigned long below,
 				unsigned long floor)
 {
-	unsigned long top = below;
-	const struct vma *last = NULL;
+	const struct vma *last = last_vma(mm), *n;
+	unsigned long r[2];
 
-	/* Walk from the highest VMA down, looking for a hole under 'top'. */
-	for (const struct vma *v = mm->vmas; v; v = v->next)
-		last = v;
-	for (const struct vma *v = last; ; v = v->prev) {
-		unsigned long lo = v ? v->end : floor;
+	if (!len)
+		return 0;
+	if (gap_fits(last ? last->end : 0, NO_LIMIT, floor, below, len, r))
+		return r[1] - len;
+	n = gap_down(mm->vma_root, len, floor, below);
+	if (n && gap_fits(prev_end(n), n->start, floor, below, len, r))
+		return r[1] - len;
+	return 0;
+}
 
-		if (v && v->start >= top)
-			continue;
-		if (lo < top && top - lo >= len && top - len >= floor)
-			return top - len;
-		if (!v)
-			return 0;
-		top = MIN(top, v->start);
+unsigned long vma_find_gap_up(const struct mm *mm, unsigned long len, unsigned long from,
+			      unsigned long ceiling)
+{
+	const struct vma *last = last_vma(mm), *n;
+	unsigned long r[2];
+
+	if (!len)
+		return 0;
+	n = gap_up(mm->vma_root, len, from, ceiling);
+	if (n && gap_fits(prev_end(n), n->start, from, ceiling, len, r))
+		return r[0];
+	if (gap_fits(last ? last->end : 0, NO_LIMIT, from, ceiling, len, r))
+		return r[0];
+	return 0;
+}
+
+/* ---- consistency check ---- */
+
+struct check_state {
+	const struct mm *mm;
+	const struct vma *expect;	/* the list's next VMA, which in-order must visit now */
+	const struct vma *last;		/* the VMA visited before */
+	int count;
+	bool ok;
+};
+
+#define CHECK(st, cond, fmt, ...)                                               \
+	do {                                                                    \
+		if (!(cond)) {                                                  \
+			printk("vma_check: " fmt "\n", ##__VA_ARGS__);          \
+			(st)->ok = false;                                       \
+		}                                                               \
+	} while (0)
+
+/* In-order step: n must be the list's next VMA and lie above the last one. */
+static void check_visit(struct check_state *st, const struct vma *n)
+{
+	CHECK(st, n == st->expect, "in-order visits %p [%lx, %lx) where the list has %p",
+	      (const void *)n, n->start, n->end, (const void *)st->expect);
+	CHECK(st, n->prev == st->last, "%p [%lx, %lx): prev %p, in-order predecessor %p",
+	      (const void *)n, n->start, n->end, (const void *)n->prev, (const void *)st->last);
+	CHECK(st, n->start < n->end, "%p: empty or inverted range [%lx, %lx)", (const void *)n,
+	      n->start, n->end);
+	if (st->last)
+		CHECK(st, st->last->end <= n->start, "[%lx, %lx) overlaps or precedes [%lx, %lx)",
+		      st->last->start, st->last->end, n->start, n->end);
+	st->last = n;
+	st->expect = n->next;
+	st->count++;
+}
+
+/*
+ * Check n's subtree (n's parent must be 'parent'). Returns its true height,
+ * or -1 when the structure is too broken to go on; *gap gets its true
+ * largest gap.
+ */
+static int check_subtree(struct check_state *st, const struct vma *n, const struct vma *parent,
+			 int depth, unsigned long *gap)
+{
+	unsigned long gl = 0, gr = 0, want;
+	int hl, hr;
+
+	*gap = 0;
+	if (!n)
+		return 0;
+	if (depth > VMA_MAX_HEIGHT || st->count > st->mm->nvmas) {
+		CHECK(st, false, "tree deeper than %d or bigger than nvmas %d: a cycle?",
+		      VMA_MAX_HEIGHT, st->mm->nvmas);
+		return -1;
 	}
+	CHECK(st, n->parent == parent, "%p [%lx, %lx): parent %p, expected %p", (const void *)n,
+	      n->start, n->end, (const void *)n->parent, (const void *)parent);
+	hl = check_subtree(st, n->left, n, depth + 1, &gl);
+	if (hl < 0)
+		return -1;
+	check_visit(st, n);
+	hr = check_subtree(st, n->right, n, depth + 1, &gr);
+	if (hr < 0)
+		return -1;
+	CHECK(st, n->height == 1 + MAX(hl, hr), "%p [%lx, %lx): height %d, actual %d",
+	      (const void *)n, n->start, n->end, n->height, 1 + MAX(hl, hr));
+	CHECK(st, hl - hr <= 1 && hr - hl <= 1, "%p [%lx, %lx): unbalanced, left %d right %d",
+	      (const void *)n, n->start, n->end, hl, hr);
+	want = MAX(n->start - prev_end(n), MAX(gl, gr));
+	CHECK(st, n->max_gap == want, "%p [%lx, %lx): max_gap %lx, actual %lx", (const void *)n,
+	      n->start, n->end, n->max_gap, want);
+	*gap = want;
+	return 1 + MAX(hl, hr);
+}
+
+bool vma_check(const struct mm *mm)
+{
+	struct check_state st = { .mm = mm, .expect = mm->vmas, .ok = true };
+	unsigned long gap;
+
+	CHECK(&st, !mm->vmas || !mm->vmas->prev, "first VMA %p has prev %p", (const void *)mm->vmas,
+	      (const void *)mm->vmas->prev);
+	if (check_subtree(&st, mm->vma_root, NULL, 0, &gap) < 0)
+		return false;
+	CHECK(&st, !st.expect, "list continues past the tree's last VMA with %p [%lx, %lx)",
+	      (const void *)st.expect, st.expect->start, st.expect->end);
+	CHECK(&st, st.count == mm->nvmas, "tree holds %d VMAs, nvmas %d", st.count, mm->nvmas);
+	return st.ok;
 }

@@ -6,9 +6,25 @@
  * page tables only ever hold translations inside VMAs; a fault outside
  * every VMA is SEGV_MAPERR, a fault the VMA's flags forbid is SEGV_ACCERR.
  *
- * For now the set is a sorted doubly-linked list, so vma_find() is O(n).
- * The address-space system calls use only this API, so a balanced tree can
- * replace the list without touching them.
+ * The set is kept twice, and both views always agree:
+ *   - a sorted doubly-linked list (mm->vmas is the lowest VMA, prev/next
+ *     are the neighbours), so walking the set in address order and
+ *     reaching a neighbour are O(1);
+ *   - an AVL tree keyed by start (mm->vma_root), so finding a VMA,
+ *     inserting, removing, splitting and merging are O(log n). Each node
+ *     also records the largest free gap in its subtree, so the search for
+ *     a free range of a given length is O(log n) as well (vma.c explains).
+ *
+ * The gap "before" a VMA v is [prev->end, v->start), or [0, v->start) for
+ * the lowest VMA; the gap above the highest VMA runs to the top of the
+ * address space.
+ *
+ * Rules for callers:
+ *   - Change a VMA's start or end only through vma_adjust(), vma_split()
+ *     or vma_merge_neighbours(): the tree caches gap sizes that depend on
+ *     them. Changing flags, name or offset directly is fine.
+ *   - The tree fields (left, right, parent, height, max_gap) are private
+ *     to vma.c.
  */
 #ifndef MM_VMA_H
 #define MM_VMA_H
@@ -35,11 +51,17 @@ struct vma {
 	const char *name;		/* path of the file it came from, or NULL */
 	u64 offset;			/* file offset of start (for /proc/self/maps) */
 	struct vma *prev, *next;	/* sorted by address */
+
+	/* AVL tree links, private to vma.c */
+	struct vma *left, *right, *parent;
+	int height;			/* of this subtree; a leaf is 1 */
+	unsigned long max_gap;		/* largest gap before any VMA of this subtree */
 };
 
 struct mm {
 	struct pt_space pt;		/* the page tables, with this mm's ASID */
-	struct vma *vmas;		/* sorted list */
+	struct vma *vmas;		/* sorted list: the lowest VMA */
+	struct vma *vma_root;		/* AVL tree of the same VMAs */
 	int nvmas;
 	unsigned long brk_start, brk;	/* heap: [brk_start, brk) */
 	unsigned long mmap_base;	/* top-down mmap placement starts below this */
@@ -48,27 +70,84 @@ struct mm {
 	int users;			/* processes sharing this mm */
 };
 
-/* The VMA containing addr, or NULL. */
+/* The VMA containing addr, or NULL. O(log n). */
 struct vma *vma_find(const struct mm *mm, unsigned long addr);
 
-/* The first VMA that ends above addr (it may start above addr), or NULL. */
+/* The first VMA that ends above addr (it may start above addr), or NULL. O(log n). */
 struct vma *vma_find_from(const struct mm *mm, unsigned long addr);
 
+/* The number of VMAs in the set. */
+int vma_count(const struct mm *mm);
+
 /*
- * Add [start, end) with flags; the range must not overlap any VMA. Returns
- * the new VMA or NULL when no memory is left.
+ * Add [start, end) with flags, name and offset; start < end and the range
+ * must not overlap any VMA (else panic). Returns the new VMA, or NULL when
+ * no memory is left (the set is unchanged). Does not merge: call
+ * vma_merge_neighbours() for that. O(log n).
  */
 struct vma *vma_insert(struct mm *mm, unsigned long start, unsigned long end, unsigned flags,
 		       const char *name, u64 offset);
 
-/* Remove vma from the set and free it (its pages must be unmapped already). */
+/* Remove vma from the set and free it (its pages must be unmapped already). O(log n). */
 void vma_remove(struct mm *mm, struct vma *vma);
 
-/* Split vma at addr (strictly inside it); returns the upper half or NULL. */
+/*
+ * Split vma at addr (strictly inside it, else panic): vma keeps [start, addr)
+ * and a new VMA with the same flags and name gets [addr, end), its offset
+ * advanced by addr - start. Returns the upper half, or NULL when no memory
+ * is left (vma is unchanged). O(log n).
+ */
 struct vma *vma_split(struct mm *mm, struct vma *vma, unsigned long addr);
 
-/* Lowest gap of len bytes at or below 'below' searching downwards, or 0. */
+/*
+ * Move vma's bounds to [start, end) (for brk, stack growth, mremap in
+ * place). start < end and the new range must not overlap the neighbours
+ * (else panic). The offset follows start, so a file VMA keeps mapping the
+ * same file page at the same address. O(log n).
+ */
+void vma_adjust(struct mm *mm, struct vma *vma, unsigned long start, unsigned long end);
+
+/*
+ * True when a lies directly below b and the two could be one VMA: they
+ * touch (a->end == b->start), have identical flags and the same name
+ * pointer, and for a named (file-backed) VMA b's offset continues a's.
+ * Flags that must never merge across (a seal, say) need no special case:
+ * they are part of flags.
+ */
+bool vma_mergeable(const struct vma *a, const struct vma *b);
+
+/*
+ * Merge v with its predecessor and/or successor where vma_mergeable()
+ * holds. The lower VMA survives and the others are freed, so after the
+ * call only the returned VMA is valid (it is v->prev if that merged, else
+ * v). Never allocates, never fails. O(log n).
+ */
+struct vma *vma_merge_neighbours(struct mm *mm, struct vma *v);
+
+/*
+ * The highest address A with floor <= A, A + len <= below and [A, A + len)
+ * free of VMAs; 0 when there is none (or len is 0). Since 0 also means "no
+ * gap", pass floor >= 1 (the kernel passes mmap_min_addr). O(log n).
+ */
 unsigned long vma_find_gap_down(const struct mm *mm, unsigned long len, unsigned long below,
 				unsigned long floor);
+
+/*
+ * The lowest address A with from <= A, A + len <= ceiling and [A, A + len)
+ * free of VMAs; 0 when there is none (or len is 0). As above, a result of
+ * 0 is "none", so pass from >= 1. O(log n).
+ */
+unsigned long vma_find_gap_up(const struct mm *mm, unsigned long len, unsigned long from,
+			      unsigned long ceiling);
+
+/*
+ * Verify every invariant of the set: the tree is a BST by start with
+ * correct parent links, AVL-balanced with correct heights; VMAs are
+ * non-empty and do not overlap; the list is exactly the in-order
+ * traversal (mm->vmas first, prev/next mirrored); every max_gap is right;
+ * nvmas is the number of nodes. Prints each problem found ("vma_check:
+ * ...") and returns false if there was one. O(n): for tests and debug.
+ */
+bool vma_check(const struct mm *mm);
 
 #endif

@@ -75,15 +75,20 @@ while IFS= read -r l; do
 	configs+=("$l")
 done <tests/qemu-configs
 
-make --no-print-directory boot-dtbs >"$out/boot-dtbs.log" 2>&1 || {
-	echo "not ok - boot-dtbs: could not make the boot test device trees"; tail -n 20 "$out/boot-dtbs.log"
-	total_fail=$((total_fail + 1)); failed_names+=("boot-dtbs"); }
+# What the boots need besides kernels: device trees, user programs and
+# their initramfs images (our libc and glibc builds).
+for t in boot-dtbs user user-linux; do
+	make --no-print-directory "$t" >"$out/$t.log" 2>&1 || {
+		echo "not ok - $t: could not build"; tail -n 20 "$out/$t.log"
+		total_fail=$((total_fail + 1)); failed_names+=("$t"); }
+done
 
-# Build every kernel the configurations need (ARCH/BOARD pairs), once each.
+# Build every kernel the configurations need (ARCH/BOARD/MEM: MicroBlaze's
+# device tree carries the RAM size), once each.
 declare -A built
 for c in "${configs[@]}"; do
 	IFS='|' read -r name vars opts <<<"$c"
-	key=$(echo "$vars" | grep -o -E '(ARCH|BOARD)=[^ ]+' | tr '\n' ' ')
+	key=$(echo "$vars" | grep -o -E '(ARCH|BOARD|MEM)=[^ ]+' | tr '\n' ' ')
 	[ -n "${built[$key]:-}" ] && continue
 	built[$key]=1
 	# shellcheck disable=SC2086
@@ -124,6 +129,18 @@ for c in "${configs[@]}"; do
 	fi
 	count "$out/$name.out" "$name"
 done
+
+# --- the same user tests on Debian's Linux 6.12 -------------------------------
+# Proves the tests expect what Linux does (tools/check-linux.sh).
+echo "== Linux 6.12 (reference)"
+bash tools/check-linux.sh >"$out/linux.out" 2>&1
+grep -a -v -E '^  [^ ]+: ok ' "$out/linux.out"
+while IFS= read -r line; do
+	name=$(echo "$line" | sed -E 's/^run: ([^:]+):.*/\1/')
+	echo "$line" >"$out/linux-$name.res"
+	count "$out/linux-$name.res" "$name"
+done < <(grep -a -E '^run: ' "$out/linux.out")
+grep -q -a -E '^run: ' "$out/linux.out" || { total_fail=$((total_fail + 1)); failed_names+=("check-linux"); }
 
 echo
 if [ ${#failed_names[@]} -gt 0 ]; then

@@ -53,6 +53,8 @@ qemu-system-microblaze              qemu-system-misc
 qemu-system-microblazeel            qemu-system-misc
 /usr/lib/ipxe/qemu/efi-virtio.rom   ipxe-qemu
 gdb-multiarch                       gdb-multiarch
+/usr/aarch64-linux-gnu/lib/libc.a   libc6-dev-arm64-cross
+dpkg-deb                            dpkg
 "
 
 # Print the packages (one per line, no duplicates) whose check fails.

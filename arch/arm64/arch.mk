@@ -24,5 +24,5 @@ QEMU_CPU := $(if $(filter max,$(CPU)),max$(comma)pauth-impdef=on,$(CPU))
 QEMU_MACHINE := virt$(if $(filter 2,$(EL)),$(comma)virtualization=on)$(if $(filter 3,$(GIC)),$(comma)gic-version=3)
 DT_EXPECT = mem:$(MEM),cpu:$(CPU),el:$(EL),gic:$(GIC)
 QEMU_CMD = qemu-system-aarch64 -M $(QEMU_MACHINE) -cpu $(QEMU_CPU) -m $(MEM) -smp $(SMP) \
-	-nographic -no-reboot -kernel $(KERNEL_IMAGE) -append "$(BOOTARGS)" $(QEMU_EXTRA)
+	-nographic -no-reboot -nic none -kernel $(KERNEL_IMAGE) -append "$(BOOTARGS)" $(if $(INITRD),-initrd $(INITRD)) $(QEMU_EXTRA)
 GDB_ARCH := aarch64

@@ -38,6 +38,7 @@ ifeq ($(ARCH),arm64)
 USER_TARGET := arm64
 USER_CC := aarch64-linux-gnu-gcc
 USER_AR := aarch64-linux-gnu-ar
+USER_STRIP := aarch64-linux-gnu-strip
 USER_ARCH_CFLAGS := -mgeneral-regs-only -mno-outline-atomics -mcmodel=small
 USER_PAGE_ALIGN := 0x10000
 else ifeq ($(ARCH),microblaze)
@@ -45,6 +46,7 @@ USER_BOARD := $(if $(filter s3adsp1800,$(BOARD)),s3adsp1800,ml605)
 USER_TARGET := microblaze-$(USER_BOARD)
 USER_CC := /opt/mbtc/bin/microblaze-elf-gcc
 USER_AR := /opt/mbtc/bin/microblaze-elf-ar
+USER_STRIP := /opt/mbtc/bin/microblaze-elf-strip
 USER_MB_COMMON := -mxl-barrel-shift -mno-xl-soft-mul -mno-xl-soft-div -mxl-multiply-high
 USER_PAGE_ALIGN := 0x1000
 ifeq ($(USER_BOARD),ml605)
@@ -123,6 +125,10 @@ $(USER_BUILD)/obj/%.S.o: %.S
 	@echo "  AS [$(USER_TARGET)] $<"
 	@$(USER_CC) $(USER_ARCH_CFLAGS) -D__ASSEMBLER__ -c $< -o $@
 
+# Keep the objects make would otherwise delete as intermediates.
+.SECONDARY: $(USER_LIBC_OBJS) $(USER_TAP_OBJ) $(patsubst %,$(USER_BUILD)/obj/tests/user/%.c.o,init $(USER_TESTS)) \
+	$(addprefix $(USER_BUILD)/stripped/,init $(USER_TESTS)) $(addprefix $(USER_LINUX_BUILD)/stripped/,init $(USER_TESTS))
+
 $(USER_LIBC_A): $(filter-out $(USER_LIBC_CRT0),$(USER_LIBC_OBJS))
 	@rm -f $@
 	@$(USER_AR) rcs $@ $^
@@ -143,10 +149,15 @@ $(USER_BUILD)/bad-elf $(USER_LINUX_BUILD)/bad-elf: tests/user/user.mk
 	@printf '\177ELF but not really: execve must refuse this file\n' >$@
 	@chmod 755 $@
 
-$(USER_INITRAMFS): $(USER_PROGS) $(USER_BUILD)/bad-elf tools/mkinitramfs.sh
+# The initramfs holds copies without debug information.
+$(USER_BUILD)/stripped/%: $(USER_BIN)/%
+	@mkdir -p $(dir $@)
+	@$(USER_STRIP) -o $@ $<
+
+$(USER_INITRAMFS): $(addprefix $(USER_BUILD)/stripped/,init $(USER_TESTS)) $(USER_BUILD)/bad-elf tools/mkinitramfs.sh
 	@echo "  CPIO [$(USER_TARGET)] $@"
-	@bash tools/mkinitramfs.sh $@ /init=$(USER_BIN)/init \
-		$(foreach t,$(USER_TESTS),/bin/$(t)=$(USER_BIN)/$(t)) /bin/bad-elf=$(USER_BUILD)/bad-elf
+	@bash tools/mkinitramfs.sh $@ /init=$(USER_BUILD)/stripped/init \
+		$(foreach t,$(USER_TESTS),/bin/$(t)=$(USER_BUILD)/stripped/$(t)) /bin/bad-elf=$(USER_BUILD)/bad-elf
 
 -include $(USER_LIBC_OBJS:.o=.d) $(patsubst %,$(USER_BUILD)/obj/tests/user/%.c.d,init $(USER_TESTS))
 
@@ -163,9 +174,13 @@ $(USER_LINUX_BIN)/%: tests/user/%.c $(USER_LIB)/tap/tap.c $(USER_LIB)/tap/tap.h
 	@echo "  CC [glibc] $@"
 	@$(USER_LINUX_CC) $(USER_LINUX_CFLAGS) -o $@ $< $(USER_LIB)/tap/tap.c
 
-$(USER_LINUX_INITRAMFS): $(USER_LINUX_PROGS) $(USER_LINUX_BUILD)/bad-elf tools/mkinitramfs.sh
+$(USER_LINUX_BUILD)/stripped/%: $(USER_LINUX_BIN)/%
+	@mkdir -p $(dir $@)
+	@aarch64-linux-gnu-strip -o $@ $<
+
+$(USER_LINUX_INITRAMFS): $(addprefix $(USER_LINUX_BUILD)/stripped/,init $(USER_TESTS)) $(USER_LINUX_BUILD)/bad-elf tools/mkinitramfs.sh
 	@echo "  CPIO [glibc] $@"
-	@bash tools/mkinitramfs.sh $@ /init=$(USER_LINUX_BIN)/init \
-		$(foreach t,$(USER_TESTS),/bin/$(t)=$(USER_LINUX_BIN)/$(t)) /bin/bad-elf=$(USER_LINUX_BUILD)/bad-elf
+	@bash tools/mkinitramfs.sh $@ /init=$(USER_LINUX_BUILD)/stripped/init \
+		$(foreach t,$(USER_TESTS),/bin/$(t)=$(USER_LINUX_BUILD)/stripped/$(t)) /bin/bad-elf=$(USER_LINUX_BUILD)/bad-elf
 
 .DEFAULT_GOAL := $(if $(_user_saved_goal),$(_user_saved_goal),$(if $(filter tests/user/user.mk,$(firstword $(MAKEFILE_LIST))),user))

@@ -16,6 +16,7 @@
 #include <asm/memlayout.h>
 
 _Static_assert(__builtin_offsetof(struct arch_context, sp) == 96, "switch.S layout");
+_Static_assert(__builtin_offsetof(struct arch_context, tpidr_el0) == 104, "switch.S layout");
 _Static_assert(__builtin_offsetof(struct arch_context, fp_state) == 112, "switch.S layout");
 
 extern void ret_from_fork(void);
@@ -37,12 +38,19 @@ void arch_context_init(struct arch_context *ctx, struct pt_regs *frame)
 	ctx->lr = (u64)ret_from_fork;
 }
 
+void arch_fork_context(struct arch_context *child)
+{
+	fpsimd_save(&child->fp_state);	/* the parent's FP/SIMD registers are live */
+	__asm__ volatile("mrs %0, tpidr_el0" : "=r"(child->tpidr_el0));
+}
+
 void arch_regs_init_user(struct pt_regs *regs, unsigned long entry, unsigned long sp)
 {
 	memset(regs, 0, sizeof(*regs));
 	regs->pc = entry;
 	regs->sp = sp;
 	regs->pstate = 0;	/* EL0t, interrupts unmasked */
+	__asm__ volatile("msr tpidr_el0, xzr");	/* a new image starts without TLS */
 }
 
 void arch_regs_set_return(struct pt_regs *regs, long val)

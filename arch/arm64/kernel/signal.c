@@ -19,6 +19,7 @@ struct siginfo_user {
 	union {
 		u64 addr;		/* SIGSEGV, SIGBUS, SIGILL */
 		struct { s32 pid; u32 uid; } kill;
+		struct { s32 pid; u32 uid; s32 status; } chld;
 		u8 pad[112];
 	} u;
 };
@@ -78,6 +79,10 @@ bool arch_setup_frame(struct proc *p, struct pt_regs *regs, int sig, const struc
 	f.info.code = info->code;
 	if (sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE || sig == SIGTRAP) {
 		f.info.u.addr = info->addr;
+	} else if (sig == SIGCHLD) {
+		f.info.u.chld.pid = info->pid;
+		f.info.u.chld.uid = (u32)info->uid;
+		f.info.u.chld.status = info->status;
 	} else {
 		f.info.u.kill.pid = info->pid;
 		f.info.u.kill.uid = (u32)info->uid;

@@ -5,8 +5,8 @@
 	.text
 /*
  * void arch_switch(struct arch_context *old, struct arch_context *new)
- * Save the callee-saved registers, SP, LR and the user FP/SIMD state in
- * old; load them from new; return on new's stack.
+ * Save the callee-saved registers, SP, LR, the user thread pointer and the
+ * user FP/SIMD state in old; load them from new; return on new's stack.
  */
 	.globl	arch_switch
 arch_switch:
@@ -17,7 +17,8 @@ arch_switch:
 	stp	x27, x28, [x0, #64]
 	stp	x29, x30, [x0, #80]
 	mov	x9, sp
-	str	x9, [x0, #96]
+	mrs	x10, tpidr_el0
+	stp	x9, x10, [x0, #96]
 	mov	x19, x0
 	mov	x20, x1
 	add	x0, x19, #112
@@ -32,8 +33,9 @@ arch_switch:
 	ldp	x25, x26, [x1, #48]
 	ldp	x27, x28, [x1, #64]
 	ldp	x29, x30, [x1, #80]
-	ldr	x9, [x1, #96]
+	ldp	x9, x10, [x1, #96]
 	mov	sp, x9
+	msr	tpidr_el0, x10
 	ret
 
 /* void fpsimd_save(struct fpsimd_state *st) */

@@ -39,8 +39,10 @@ const struct syscall_entry arch_syscalls[] = {
 	SYS(130, tkill),
 	SYS(131, tgkill),
 	SYS(132, sigaltstack),
+	SYS(133, rt_sigsuspend),
 	SYS(134, rt_sigaction),
 	SYS(135, rt_sigprocmask),
+	SYS(136, rt_sigpending),
 	SYS(139, rt_sigreturn),
 	SYS(142, reboot),
 	SYS(160, uname),
@@ -56,6 +58,7 @@ const struct syscall_entry arch_syscalls[] = {
 	SYS(179, sysinfo),
 	SYS(214, brk),
 	SYS(215, munmap),
+	SYS(216, mremap),
 	SYS(220, clone),
 	SYS(221, execve),
 	SYS(222, mmap),
@@ -65,7 +68,7 @@ const struct syscall_entry arch_syscalls[] = {
 	SYS(261, prlimit64),
 	SYS(278, getrandom),
 	SYS(293, rseq),
-	NOSYS(462, mseal),
+	SYS(462, mseal),
 };
 
 const unsigned arch_nr_syscalls = sizeof(arch_syscalls) / sizeof(arch_syscalls[0]);

@@ -16,7 +16,7 @@ struct fpsimd_state {
 struct arch_context {
 	u64 x19, x20, x21, x22, x23, x24, x25, x26, x27, x28;
 	u64 fp, lr, sp;
-	u64 pad;
+	u64 tpidr_el0;			/* the user's thread pointer (TLS) */
 	struct fpsimd_state fp_state;	/* user FP/SIMD registers while switched out */
 };
 

@@ -4,7 +4,7 @@
  * One 1024-entry root table translates the whole 4 GiB (there is no
  * TTBR0/TTBR1 split: the TLB refill handler picks the root):
  *
- *   0x00000000 .. 0xc0000000   user space (later: per-process root, PID tag)
+ *   0x00000000 .. 0xc0000000   user space (the process's own root, PID tag)
  *   0xc0000000 .. 0xe0000000   linear map of all RAM (512 MiB at most)
  *   0xe0000000 .. 0xe0800000   kernel image (text RX, rodata R, data RW NX)
  *   0xf0000000 .. 0xf0400000   fixmap: one last-level table of slots
@@ -29,6 +29,18 @@
 
 /* Everything below this is user space. */
 #define USER_VA_END      _UL(0xc0000000)
+
+/*
+ * User layout: the stack ends at USER_STACK_TOP and may use USER_STACK_SIZE
+ * below it; mmap() places mappings top-down from USER_MMAP_BASE (the
+ * "[sigpage]" sits at USER_MMAP_BASE itself), leaving a gap below the
+ * stack; nothing is mapped below USER_MMAP_MIN. Programs are linked at
+ * 0x10000000 (tests/lib/arch/microblaze/user.ld).
+ */
+#define USER_STACK_TOP   USER_VA_END
+#define USER_STACK_SIZE  (_UL(8) << 20)
+#define USER_MMAP_BASE   (USER_STACK_TOP - USER_STACK_SIZE - (_UL(128) << 20))
+#define USER_MMAP_MIN    _UL(0x10000)
 
 /* First kernel address; a TLB miss at or above it walks the kernel root. */
 #define KERNEL_VA_START  _UL(0xc0000000)

@@ -129,6 +129,33 @@ static inline pteval_t arch_pte_attrs(pteval_t v)
 #define ARCH_PTE_INVALID ((pteval_t)0)
 
 /*
+ * Software entries: last-level descriptors with PTE_VALID clear, which the
+ * refill handler treats as "no translation" (a fault), used by mm/ to
+ * remember a user page that is kept but not accessible (PROT_NONE) or a
+ * guard marker (MADV_GUARD_INSTALL). The kind sits in bits [3:2] and the
+ * page's address in the usual output-address bits [31:12].
+ * ARCH_SWP_NONE means "not a software entry" (empty or valid).
+ */
+#define ARCH_SWP_NONE      0u
+#define ARCH_SWP_PROTNONE  1u
+#define ARCH_SWP_GUARD     2u
+
+static inline pteval_t arch_pte_mk_swp(unsigned kind, phys_addr_t pa)
+{
+	return ((pteval_t)kind << 2) | ((pteval_t)pa & PTE_OA_MASK);
+}
+
+static inline unsigned arch_pte_swp_kind(pteval_t v)
+{
+	return (v & PTE_VALID) ? ARCH_SWP_NONE : (unsigned)(v >> 2) & 3;
+}
+
+static inline phys_addr_t arch_pte_swp_pa(pteval_t v)
+{
+	return v & PTE_OA_MASK;
+}
+
+/*
  * A leaf at 'level' mapping pa with the generic flags in prot. Device
  * memory is cache-inhibited and guarded and never executable; user
  * mappings live in zone 1 and are tagged with the PID (not global).

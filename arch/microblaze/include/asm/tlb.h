@@ -15,7 +15,7 @@
  * - noted where it would go.
  *
  * ASIDs: asid < 0 is the kernel (global slots, TID 0); asid >= 0 a user
- * address space (its PID; not used yet).
+ * address space: its PID (1..255), the TID of its slots.
  */
 #ifndef ASM_TLB_H
 #define ASM_TLB_H

@@ -1,0 +1,73 @@
+/*
+ * ktests.c - in-kernel tests of MicroBlaze specifics: the timer interrupt
+ * arrives and is counted, the optional exceptions are on, and the refill
+ * handler loads a 16 MiB run of the linear map as one 16 MiB slot.
+ */
+#include "ktest.h"
+#include "printk.h"
+#include "arch.h"
+#include "pgtable.h"
+#include "linear_map.h"
+#include "params.h"
+#include "irq.h"
+#include "ktime.h"
+#include "mb.h"
+
+/* The xps-timer tick is wired through the xps-intc and counted. */
+KTEST(mb_timer_ticks)
+{
+	const struct tick_source *src = time_tick_source();
+	u64 j0 = jiffies_read(), n0;
+	unsigned long spins = 0;
+
+	if (!src || src->hwirq < 0) {
+		ktest_ok(false, "no tick source bound");
+		return;
+	}
+	n0 = irq_count((unsigned)src->hwirq);
+	arch_irq_enable();	/* the kernel runs masked; let the ticks in while we spin */
+	while (jiffies_read() < j0 + 3 && spins < 100000000UL)
+		spins++;
+	arch_irq_disable();
+	ktest_ok(jiffies_read() >= j0 + 3, "jiffies grow: %llu -> %llu", (unsigned long long)j0,
+		 (unsigned long long)jiffies_read());
+	ktest_ok(irq_count((unsigned)src->hwirq) > n0, "%s interrupts (hwirq %d) counted: %llu -> %llu",
+		 src->name, src->hwirq, (unsigned long long)n0,
+		 (unsigned long long)irq_count((unsigned)src->hwirq));
+}
+
+/* QEMU raises these only when asked (-global microblaze-cpu.*; arch.mk does). */
+KTEST(mb_exceptions_enabled)
+{
+	u32 pvr2 = mfs(rpvr2);
+	u32 want = PVR2_ILL_OPCODE | PVR2_DIV_ZERO | PVR2_UNALIGNED;
+
+	ktest_ok((pvr2 & want) == want,
+		 "illegal-opcode, divide and unaligned exceptions are on (PVR2 0x%08x)", (unsigned)pvr2);
+}
+
+/* Reads through a 16 MiB run of the linear map are served by one 16 MiB slot. */
+KTEST(mb_refill_16m)
+{
+	unsigned long va = PAGE_OFFSET;
+	unsigned before, huge_before, after, huge_after;
+	struct pt_cursor c;
+
+	for (; va < linear_map_end(); va += 0x1000000UL) {
+		pt_walk(arch_kernel_space(), va, PT_LAST_LEVEL, false, &c);
+		if (c.level == 0 && arch_pte_is_cont(c.val))
+			break;
+	}
+	if (va >= linear_map_end()) {
+		ktest_ok(opt_linear_map != LINEAR_MAP_BLOCK, "# SKIP no 16 MiB run in the linear map");
+		return;
+	}
+	mb_tlb_flush_range(va, 0x1000000UL, -1);
+	mb_tlb_census(&before, &huge_before);
+	(void)*(volatile u32 *)(va + 0x123450);
+	(void)*(volatile u32 *)(va + 0xfedcb8);
+	mb_tlb_census(&after, &huge_after);
+	ktest_ok(huge_after == huge_before + 1,
+		 "two reads 15 MiB apart in the run at 0x%lx load one 16M slot (16M slots %u -> %u)",
+		 va, huge_before, huge_after);
+}

@@ -1,0 +1,36 @@
+/*
+ * mb.h - state and helpers shared by the MicroBlaze arch files.
+ */
+#ifndef ARCH_MB_H
+#define ARCH_MB_H
+
+#include "types.h"
+#include <asm/mmu.h>
+#include <asm/irqflags.h>
+
+/* One shadowed UTLB slot (entry.S writes these in real mode). */
+struct mb_tlb_slot {
+	u32 hi;    /* the TLBHI written: tag | size | V; 0 = empty */
+	u32 tid;   /* the TID latched with it (0: global) */
+};
+
+extern struct mb_tlb_slot mb_tlb_shadow[TLB_ENTRIES];
+extern u32 mb_tlb_first, mb_tlb_next;
+extern u32 mb_kernel_pgd_pa, mb_user_pgd_pa, mb_linear_offset, mb_kstack_top;
+extern char mb_boot_cmdline[];
+
+void mb_tlb_unpin_boot(void);
+
+/* drivers/xps_timer.c: cycles since the last tick (interrupts masked). */
+u64 xps_timer_cycles_since_tick(void);
+void mb_tlb_census(unsigned *valid, unsigned *huge);
+
+/* Special registers. */
+#define mfs(reg) ({ u32 _v; __asm__ volatile("mfs %0, " #reg : "=r"(_v)); _v; })
+
+static inline void mb_irq_disable(void)
+{
+	arch_local_irq_disable();
+}
+
+#endif

@@ -1,0 +1,121 @@
+/*
+ * syscall_table.c - MicroBlaze's Linux system call numbers
+ * (arch/microblaze/kernel/syscalls/syscall.tbl; mseal is 462 as on every
+ * architecture) mapped to the kernel's handlers. A number with a name but
+ * no handler is reported by name as ENOSYS.
+ *
+ * Where MicroBlaze's calling convention differs from the generic one the
+ * handlers follow, a small adapter here rearranges the arguments:
+ *   fork, vfork  clone(SIGCHLD, 0) (vfork copies too: a valid vfork);
+ *   clone        CLONE_BACKWARDS3 order: flags, newsp, stack_size,
+ *                parent_tid, child_tid, tls;
+ *   mmap2        the offset counts 4 KiB pages.
+ * Calls with a 32-bit time_t (nanosleep, clock_gettime, ...) need none:
+ * the handlers' "long" is 32 bits here.
+ */
+#include "syscall.h"
+#include "signal.h"
+
+#define SYS(nr, name) [nr] = { sys_##name, #name }
+#define ADAPT(nr, fn, name) [nr] = { fn, name }
+#define NOSYS(nr, name) [nr] = { 0, #name }
+
+static long mb_fork(const unsigned long *a)
+{
+	const unsigned long args[6] = { SIGCHLD, 0, 0, 0, 0, 0 };
+
+	(void)a;
+	return sys_clone(args);
+}
+
+/* Generic order: flags, newsp, parent_tid, tls, child_tid. */
+static long mb_clone(const unsigned long *a)
+{
+	const unsigned long args[6] = { a[0], a[1], a[3], a[5], a[4], 0 };
+
+	return sys_clone(args);
+}
+
+/*
+ * The page offset becomes a byte offset; one beyond 4 GiB wraps, which
+ * only a file mapping could notice, and those are refused anyway.
+ */
+static long mb_mmap2(const unsigned long *a)
+{
+	const unsigned long args[6] = { a[0], a[1], a[2], a[3], a[4], a[5] << 12 };
+
+	return sys_mmap(args);
+}
+
+const struct syscall_entry arch_syscalls[] = {
+	SYS(1, exit),
+	ADAPT(2, mb_fork, "fork"),
+	SYS(3, read),
+	SYS(4, write),
+	SYS(6, close),
+	SYS(11, execve),
+	SYS(19, lseek),
+	SYS(20, getpid),
+	SYS(21, mount),
+	SYS(24, getuid),
+	SYS(37, kill),
+	SYS(41, dup),
+	SYS(45, brk),
+	SYS(47, getgid),
+	SYS(49, geteuid),
+	SYS(50, getegid),
+	SYS(54, ioctl),
+	SYS(55, fcntl),
+	SYS(64, getppid),
+	SYS(77, getrusage),
+	SYS(78, gettimeofday),
+	SYS(88, reboot),
+	SYS(90, mmap),
+	SYS(91, munmap),
+	SYS(114, wait4),
+	SYS(116, sysinfo),
+	ADAPT(120, mb_clone, "clone"),
+	SYS(122, uname),
+	SYS(125, mprotect),
+	SYS(145, readv),
+	SYS(146, writev),
+	SYS(158, sched_yield),
+	SYS(162, nanosleep),
+	SYS(163, mremap),
+	SYS(173, rt_sigreturn),
+	SYS(174, rt_sigaction),
+	SYS(175, rt_sigprocmask),
+	SYS(176, rt_sigpending),
+	SYS(179, rt_sigsuspend),
+	SYS(183, getcwd),
+	SYS(186, sigaltstack),
+	ADAPT(190, mb_fork, "vfork"),
+	ADAPT(192, mb_mmap2, "mmap2"),
+	SYS(197, fstat),		/* fstat64: struct stat64 */
+	SYS(199, getuid),		/* getuid32 */
+	SYS(200, getgid),		/* getgid32 */
+	SYS(201, geteuid),		/* geteuid32 */
+	SYS(202, getegid),		/* getegid32 */
+	SYS(219, madvise),
+	SYS(221, fcntl),		/* fcntl64 */
+	SYS(224, gettid),
+	SYS(238, tkill),
+	SYS(252, exit_group),
+	SYS(258, set_tid_address),
+	SYS(265, clock_gettime),
+	SYS(267, clock_nanosleep),
+	SYS(270, tgkill),
+	SYS(295, openat),
+	SYS(300, newfstatat),		/* fstatat64: struct stat64 */
+	SYS(305, readlinkat),
+	SYS(307, faccessat),
+	SYS(311, set_robust_list),
+	SYS(342, dup3),
+	SYS(343, pipe2),
+	SYS(370, prlimit64),
+	SYS(385, getrandom),
+	SYS(400, rseq),
+	SYS(462, mseal),
+};
+
+const unsigned arch_nr_syscalls = sizeof(arch_syscalls) / sizeof(arch_syscalls[0]);

@@ -1,0 +1,90 @@
+/*
+ * xps_timer.c - Xilinx XPS/AXI timer as the tick source: timer 0 counts
+ * down from clock-frequency / HZ, reloads itself and interrupts HZ times a
+ * second. 32-bit registers in the CPU's byte order; timer n at +0x10 * n.
+ */
+#include "driver.h"
+#include "irq.h"
+#include "ktime.h"
+#include "printk.h"
+
+#define TCSR0		0x0	/* control/status */
+#define TLR0		0x4	/* load */
+#define TCR0		0x8	/* counter */
+#define TCSR_UDT	0x002	/* count down */
+#define TCSR_ARHT	0x010	/* auto reload */
+#define TCSR_LOAD	0x020	/* load TLR into the counter */
+#define TCSR_ENIT	0x040	/* interrupt enable */
+#define TCSR_ENT	0x080	/* run */
+#define TCSR_TINT	0x100	/* interrupt flag: write 1 to clear */
+
+static volatile u32 *timer_base;
+static u32 tick_period;		/* timer cycles per tick */
+static struct tick_source xps_tick = { .name = "xps-timer", .hwirq = -1 };
+
+/*
+ * Timer cycles since the last counted tick, for time finer than jiffies
+ * (call with interrupts masked). Timer 0 counts down from the period; TINT
+ * set means a further period ended whose interrupt is still pending. TCSR
+ * is read on both sides of the counter so the two agree. 0 before probe.
+ */
+u64 xps_timer_cycles_since_tick(void)
+{
+	u32 csr, cnt;
+
+	if (!timer_base)
+		return 0;
+	do {
+		csr = timer_base[TCSR0 / 4];
+		cnt = timer_base[TCR0 / 4];
+	} while (timer_base[TCSR0 / 4] != csr);
+	if (cnt > tick_period)
+		cnt = tick_period;
+	return ((csr & TCSR_TINT) ? tick_period : 0) + (tick_period - cnt);
+}
+
+/* Timer 0 expired: clear TINT (writing back what we read keeps it running;
+ * QEMU clears TINT on any TCSR write, hardware when 1 is written). */
+static void xps_timer_irq(void *arg)
+{
+	(void)arg;
+	timer_base[TCSR0 / 4] = timer_base[TCSR0 / 4] | TCSR_TINT;
+	clock_tick();
+}
+
+static int xps_timer_probe(const struct fdt *fdt, int node)
+{
+	const char *name = fdt_node_name(fdt, node);
+	u32 hz;
+	int hwirq, rc;
+
+	if (!fdt_prop_u32(fdt, node, "clock-frequency", &hz) || hz < HZ) {
+		printk("xps-timer: %s: no usable clock-frequency\n", name);
+		return -1;
+	}
+	hwirq = irq_of_node(fdt, node, 0);
+	if (hwirq < 0) {
+		printk("xps-timer: %s: interrupt: %s\n", name, irq_strerror(hwirq));
+		return -1;
+	}
+	timer_base = dt_ioremap(fdt, node, 0, NULL);
+	if (!timer_base)
+		return -1;
+	tick_period = hz / HZ;
+	timer_base[TLR0 / 4] = tick_period;
+	timer_base[TCSR0 / 4] = TCSR_LOAD;
+	rc = irq_request((unsigned)hwirq, xps_timer_irq, NULL, "xps-timer");
+	if (rc) {
+		printk("xps-timer: %s: %s\n", name, irq_strerror(rc));
+		return -1;
+	}
+	xps_tick.hwirq = hwirq;
+	xps_tick.freq = hz;
+	time_register_tick_source(&xps_tick);
+	timer_base[TCSR0 / 4] = TCSR_UDT | TCSR_ARHT | TCSR_ENIT | TCSR_ENT;
+	return 0;
+}
+
+static const char *const xps_timer_compat[] = { "xlnx,xps-timer-1.00.a", NULL };
+DRIVER(xps_timer_driver, .name = "xps-timer", .compatible = xps_timer_compat,
+       .class = DRV_TIMER, .probe = xps_timer_probe);

@@ -1,0 +1,22 @@
+/* fcntl.h - the generic Linux open flags (arm64 and MicroBlaze share them). */
+#ifndef _FCNTL_H
+#define _FCNTL_H
+#include <bits/types.h>
+
+#define O_RDONLY    00
+#define O_WRONLY    01
+#define O_RDWR      02
+#define O_CREAT     0100
+#define O_EXCL      0200
+#define O_NOCTTY    0400
+#define O_TRUNC     01000
+#define O_APPEND    02000
+#define O_NONBLOCK  04000
+#define O_DIRECTORY 040000
+#define O_CLOEXEC   02000000
+#define AT_FDCWD    (-100)
+
+int open(const char *path, int flags, ...);
+int openat(int dirfd, const char *path, int flags, ...);
+
+#endif

@@ -1,0 +1,5 @@
+/* sched.h */
+#ifndef _SCHED_H
+#define _SCHED_H
+int sched_yield(void);
+#endif

@@ -1,0 +1,71 @@
+/* sys/syscall.h - Linux system call numbers used by the test libc.
+ *
+ * arm64 uses the generic table (include/uapi/asm-generic/unistd.h);
+ * MicroBlaze has a table of its own (arch/microblaze/kernel/syscalls/
+ * syscall.tbl). Both columns are Linux's numbers: the kernel under test must
+ * use the same ones. A 0 in the MicroBlaze column never happens; a -1 means
+ * "this architecture has no such call" (arm64 has no fork: it uses clone).
+ */
+#ifndef _SYS_SYSCALL_H
+#define _SYS_SYSCALL_H
+
+#if defined(__aarch64__)
+#define __SC(arm64, microblaze) (arm64)
+#elif defined(__microblaze__)
+#define __SC(arm64, microblaze) (microblaze)
+#else
+#error "test libc: unsupported architecture"
+#endif
+
+/*                              arm64  microblaze */
+#define SYS_read            __SC( 63,   3)
+#define SYS_write           __SC( 64,   4)
+#define SYS_openat          __SC( 56, 295)
+#define SYS_close           __SC( 57,   6)
+#define SYS_lseek           __SC( 62,  19)
+#define SYS_pipe2           __SC( 59, 343)
+#define SYS_dup3            __SC( 24, 342)
+#define SYS_ioctl           __SC( 29,  54)
+#define SYS_getdents64      __SC( 61, 220)
+#define SYS_mount           __SC( 40,  21)
+#define SYS_reboot          __SC(142,  88)
+
+#define SYS_exit            __SC( 93,   1)
+#define SYS_exit_group      __SC( 94, 252)
+#define SYS_fork            __SC( -1,   2)
+#define SYS_clone           __SC(220, 120)
+#define SYS_execve          __SC(221,  11)
+#define SYS_wait4           __SC(260, 114)
+#define SYS_getpid          __SC(172,  20)
+#define SYS_getppid         __SC(173,  64)
+#define SYS_gettid          __SC(178, 224)
+#define SYS_getuid          __SC(174, 199)
+#define SYS_setuid          __SC(146, 213)
+#define SYS_set_tid_address __SC( 96, 258)
+
+#define SYS_kill            __SC(129,  37)
+#define SYS_tgkill          __SC(131, 270)
+#define SYS_rt_sigaction    __SC(134, 174)
+#define SYS_rt_sigprocmask  __SC(135, 175)
+#define SYS_rt_sigpending   __SC(136, 176)
+#define SYS_rt_sigsuspend   __SC(133, 179)
+#define SYS_rt_sigreturn    __SC(139, 173)
+
+#define SYS_brk             __SC(214,  45)
+#define SYS_mmap            __SC(222, 192)	/* MicroBlaze: mmap2, offset in 4 KiB units */
+#define SYS_munmap          __SC(215,  91)
+#define SYS_mprotect        __SC(226, 125)
+#define SYS_madvise         __SC(233, 219)
+#define SYS_mremap          __SC(216, 163)
+#define SYS_mseal           __SC(462, 462)
+
+#define SYS_clock_gettime   __SC(113, 265)	/* MicroBlaze: 32-bit time_t version */
+#define SYS_clock_nanosleep __SC(115, 267)
+#define SYS_nanosleep       __SC(101, 162)
+#define SYS_sched_yield     __SC(124, 158)
+#define SYS_uname           __SC(160, 122)
+#define SYS_getrusage       __SC(165,  77)
+#define SYS_prlimit64       __SC(261, 370)
+#define SYS_getrandom       __SC(278, 385)
+
+#endif

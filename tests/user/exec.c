@@ -1,0 +1,115 @@
+/* exec.c - execve: errors that leave the caller running (ENOENT, ENOEXEC,
+ * EACCES, ENOTDIR), and a successful execve of this same program in "child
+ * mode", which checks what it was given: argv, envp, the same pid, caught
+ * signals reset to default, ignored signals and the blocked mask kept.
+ *
+ * Child mode exits with 42 when everything holds, or with the number of the
+ * first check that failed.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+#include "tap.h"
+
+#define CHILD_FLAG "--exec-child"
+
+static int child_mode(int argc, char **argv, char **envp)
+{
+	struct sigaction sa;
+	sigset_t mask;
+	const char *pid = getenv("EXEC_PID");
+	int nenv = 0;
+
+	for (char **e = envp; *e; e++)
+		nenv++;
+	if (argc != 4)
+		return 1;
+	if (strcmp(argv[2], "two words") != 0 || strcmp(argv[3], "") != 0 || argv[4] != NULL)
+		return 2;
+	if (nenv != 2 || !getenv("EXEC_TEST") || strcmp(getenv("EXEC_TEST"), "yes") != 0)
+		return 3;
+	if (!pid || atoi(pid) != getpid())
+		return 4;
+	if (sigaction(SIGUSR1, NULL, &sa) < 0 || sa.sa_handler != SIG_DFL)
+		return 5;	/* a caught signal is reset by execve */
+	if (sigaction(SIGUSR2, NULL, &sa) < 0 || sa.sa_handler != SIG_IGN)
+		return 6;	/* an ignored one stays ignored */
+	if (sigprocmask(SIG_BLOCK, NULL, &mask) < 0 || sigismember(&mask, SIGHUP) != 1)
+		return 7;	/* the blocked mask is kept */
+	return 42;
+}
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+}
+
+static void test_exec_errors(void)
+{
+	char *argv[] = { "x", NULL };
+	char *envp[] = { NULL };
+	int r;
+
+	errno = 0;
+	r = execve("/bin/does-not-exist", argv, envp);
+	tap_ok(r == -1 && errno == ENOENT, "execve of a missing file: ENOENT (errno %d)", errno);
+	errno = 0;
+	r = execve("/bin/bad-elf", argv, envp);
+	tap_ok(r == -1 && errno == ENOEXEC, "execve of an executable that is not an ELF image: ENOEXEC (errno %d)", errno);
+	errno = 0;
+	r = execve("/bin", argv, envp);
+	tap_ok(r == -1 && errno == EACCES, "execve of a directory: EACCES (errno %d)", errno);
+	errno = 0;
+	r = execve("/bin/bad-elf/x", argv, envp);
+	tap_ok(r == -1 && errno == ENOTDIR, "execve through a file used as a directory: ENOTDIR (errno %d)", errno);
+	tap_ok(1, "the process is still running after failed execve calls");
+}
+
+static void test_exec_self(const char *self)
+{
+	struct sigaction sa;
+	sigset_t mask;
+	pid_t pid;
+	int st = -1;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_usr1;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGUSR1, &sa, NULL);
+	signal(SIGUSR2, SIG_IGN);
+
+	pid = fork();
+	if (pid == 0) {
+		char pidenv[32];
+		char *argv[] = { (char *)self, CHILD_FLAG, "two words", "", NULL };
+		char *envp[] = { "EXEC_TEST=yes", pidenv, NULL };
+
+		snprintf(pidenv, sizeof(pidenv), "EXEC_PID=%d", getpid());
+		sigemptyset(&mask);
+		sigaddset(&mask, SIGHUP);
+		sigprocmask(SIG_BLOCK, &mask, NULL);
+		execve(self, argv, envp);
+		_exit(99);
+	}
+	waitpid(pid, &st, 0);
+	tap_ok(WIFEXITED(st) && WEXITSTATUS(st) != 99, "execve of %s succeeded (status 0x%x)", self, st);
+	tap_ok(WIFEXITED(st) && WEXITSTATUS(st) == 42,
+	       "new image got argv and envp, kept its pid, reset caught signals, kept ignored ones "
+	       "and the mask (child check %d failed if not 42)", WEXITSTATUS(st));
+	signal(SIGUSR1, SIG_DFL);
+	signal(SIGUSR2, SIG_DFL);
+}
+
+int main(int argc, char **argv, char **envp)
+{
+	if (argc > 1 && !strcmp(argv[1], CHILD_FLAG))
+		return child_mode(argc, argv, envp);
+	tap_init();
+	test_exec_errors();
+	test_exec_self(argc > 0 && argv[0][0] == '/' ? argv[0] : "/bin/exec");
+	return tap_done();
+}

@@ -140,3 +140,5 @@ check: setup
 clean:
 	rm -rf build
 include tests/user/user.mk
+include tests/selftests/selftests.mk
+include tests/bench/bench.mk

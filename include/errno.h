@@ -39,5 +39,6 @@
 #define ENOTEMPTY	39
 #define ELOOP		40
 #define EOVERFLOW	75
+#define EOPNOTSUPP	95
 
 #endif

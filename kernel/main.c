@@ -17,6 +17,7 @@
 #include "memblock.h"
 #include "page_alloc.h"
 #include "kernel.h"
+#include "hugetlb.h"
 #include "proc.h"
 #include "vfs.h"
 #include "random.h"
@@ -170,6 +171,7 @@ void kernel_main(const void *dtb, u32 dtb_max_size, phys_addr_t dtb_pa)
 	pt_count_linear(arch_kernel_space(), &linear_map_boot_counts);
 	page_alloc_init();
 	arch_mm_ready();
+	hugetlb_init();
 	print_banner(dtb_pa);
 	irq_init(&boot_fdt);	/* interrupts stay masked at the CPU until someone enables them */
 	time_init(&boot_fdt);

@@ -1,10 +1,12 @@
 /*
  * params.c - the table of boot options. The README's bootarg table lists
- * the same options; tests/host/test_readme_params.sh checks they agree.
+ * the same options; tests/host/readme_params.sh checks they agree.
  */
 #include "params.h"
 #include "page_alloc.h"
 #include "linear_map.h"
+#include "hugetlb.h"
+#include "thp.h"
 
 bool opt_ptdump;
 bool opt_help;
@@ -18,6 +20,8 @@ int opt_linear_map = LINEAR_MAP_BLOCK;
 /* Choice lists, in the order of the RODATA_* and LINEAR_MAP_* values. */
 static const char *const rodata_choices[] = { "off", "on", "full", NULL };
 static const char *const linear_map_choices[] = { "pte", "cont", "block", NULL };
+static const char *const thp_choices[] = { "never", "madvise", "always", NULL };
+_Static_assert(THP_NEVER == 0 && THP_MADVISE == 1 && THP_ALWAYS == 2, "transparent_hugepage choices");
 _Static_assert(RODATA_OFF == 0 && RODATA_ON == 1 && RODATA_FULL == 2, "rodata choices");
 _Static_assert(LINEAR_MAP_PTE == 0 && LINEAR_MAP_CONT == 1 && LINEAR_MAP_BLOCK == 2, "linear_map choices");
 
@@ -36,6 +40,12 @@ const struct bootarg kernel_params[] = {
 	  "full (default): image text+rodata and its linear-map alias read-only; on: alias left writable; off: image RWX" },
 	{ "linear_map", BA_CHOICE, &opt_linear_map, linear_map_choices,
 	  "what the linear map may use: block (default: 1G/2M blocks, contiguous runs), cont (pages and 64K runs), pte (pages only)" },
+	{ "hugepages", BA_UINT, &opt_hugepages, NULL,
+	  "huge pages to put in the pool at boot (of hugepagesz, else the default size)" },
+	{ "hugepagesz", BA_STRING, &opt_hugepagesz, NULL,
+	  "the size hugepages= fills: 2M or 1G on arm64, 4M on MicroBlaze" },
+	{ "transparent_hugepage", BA_CHOICE, &opt_thp, thp_choices,
+	  "huge pages for anonymous memory: never, madvise (default: where MADV_HUGEPAGE asks), always" },
 	{ "init_on_alloc", BA_BOOL, &init_on_alloc, NULL, "zero pages when allocated (default 0)" },
 	{ "init_on_free", BA_BOOL, &init_on_free, NULL, "zero pages when freed (default 0)" },
 };

@@ -9,6 +9,9 @@
 #include "vfs.h"
 #include "proc.h"
 #include "mm.h"
+#include "hugetlb.h"
+#include "thp.h"
+#include "ptdump.h"
 #include "printk.h"
 #include "kstring.h"
 #include "errno.h"
@@ -63,21 +66,67 @@ static void gen_maps(struct procbuf *b, struct mm *mm, bool smaps)
 		maps_line(b, mm, v);
 		if (!smaps)
 			continue;
-		u64 rss = mm_rss_pages(mm, v->start, v->end) * (PAGE_SIZE / 1024);
+		u64 rss = (v->flags & VM_HUGETLB) ? 0 : mm_rss_pages(mm, v->start, v->end) * (PAGE_SIZE / 1024);
 
 		pb_printf(b, "Size:           %8lu kB\n", (v->end - v->start) >> 10);
-		pb_printf(b, "KernelPageSize: %8lu kB\n", PAGE_SIZE >> 10);
-		pb_printf(b, "MMUPageSize:    %8lu kB\n", PAGE_SIZE >> 10);
+		unsigned long psz = (v->flags & VM_HUGETLB) ? (unsigned long)hugetlb_of_vma(v)->size : PAGE_SIZE;
+
+		pb_printf(b, "KernelPageSize: %8lu kB\n", psz >> 10);
+		pb_printf(b, "MMUPageSize:    %8lu kB\n", psz >> 10);
 		pb_printf(b, "Rss:            %8llu kB\n", (unsigned long long)rss);
 		pb_printf(b, "Pss:            %8llu kB\n", (unsigned long long)rss);
 		pb_printf(b, "Anonymous:      %8llu kB\n", (unsigned long long)rss);
-		pb_printf(b, "AnonHugePages:  %8lu kB\n", 0ul);
-		pb_printf(b, "VmFlags:%s%s%s%s%s%s%s%s\n", (v->flags & VM_READ) ? " rd" : "",
+		pb_printf(b, "AnonHugePages:  %8llu kB\n",
+			  (unsigned long long)(thp_range_bytes(mm, v->start, v->end) >> 10));
+		if (v->flags & VM_HUGETLB)
+			pb_printf(b, "Private_Hugetlb: %7llu kB\n",
+				  (unsigned long long)(hugetlb_rss_bytes(mm, (struct vma *)v, v->start, v->end) >> 10));
+		pb_printf(b, "VmFlags:%s%s%s%s%s%s%s%s%s%s%s\n", (v->flags & VM_READ) ? " rd" : "",
 			  (v->flags & VM_WRITE) ? " wr" : "", (v->flags & VM_EXEC) ? " ex" : "",
 			  (v->flags & VM_SHARED) ? " sh" : "", (v->flags & VM_MAYREAD) ? " mr" : "",
 			  (v->flags & VM_MAYWRITE) ? " mw" : "", (v->flags & VM_MAYEXEC) ? " me" : "",
-			  (v->flags & VM_GROWSDOWN) ? " gd" : "");
+			  (v->flags & VM_GROWSDOWN) ? " gd" : "", (v->flags & VM_DONTFORK) ? " dc" : "",
+			  (v->flags & VM_WIPEONFORK) ? " wf" : "", (v->flags & VM_SEALED) ? " sl" : "");
 	}
+}
+
+/*
+ * /proc/zeroed_bytes (this kernel's own): how many bytes the kernel has
+ * zeroed so far, so a test can show that a page is cleared exactly once,
+ * then the zeroing policy it runs with.
+ */
+static void gen_zeroed(struct procbuf *b)
+{
+	struct page_stats st;
+
+	page_alloc_stats(&st);
+	pb_printf(b, "%llu\ninit_on_alloc %d\ninit_on_free %d\n", (unsigned long long)st.bytes_zeroed,
+		  init_on_alloc, init_on_free);
+}
+
+/* A write to /proc/sys/vm/nr_hugepages: resize the default pool. */
+long procfs_write(struct file *f, const void *buf, size_t n, u64 *off)
+{
+	const char *s = buf;
+	u64 v = 0;
+	size_t i = 0;
+
+	(void)f;
+	(void)off;
+	if (!hugetlb_default())
+		return -EINVAL;
+	while (i < n && s[i] == ' ')
+		i++;
+	if (i == n || s[i] < '0' || s[i] > '9')
+		return -EINVAL;
+	for (; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+		v = v * 10 + (u64)(s[i] - '0');
+	while (i < n && (s[i] == '\n' || s[i] == ' '))
+		i++;
+	if (i != n)
+		return -EINVAL;
+	hugetlb_set_pool(hugetlb_default(), v);
+	return (long)n;
 }
 
 static void gen_meminfo(struct procbuf *b)
@@ -91,12 +140,16 @@ static void gen_meminfo(struct procbuf *b)
 	pb_printf(b, "MemAvailable:   %8llu kB\n", (unsigned long long)st.free_pages * kb);
 	pb_printf(b, "PageTables:     %8llu kB\n", (unsigned long long)st.pt_user_pages * kb);
 	pb_printf(b, "SecPageTables:  %8llu kB\n", 0ull);
-	pb_printf(b, "AnonHugePages:  %8llu kB\n", 0ull);
-	pb_printf(b, "HugePages_Total:   %5u\n", 0u);
-	pb_printf(b, "HugePages_Free:    %5u\n", 0u);
-	pb_printf(b, "HugePages_Rsvd:    %5u\n", 0u);
+	pb_printf(b, "AnonHugePages:  %8llu kB\n", (unsigned long long)(thp_total_bytes() >> 10));
+	u64 htotal, hfree, hresv, hsize;
+
+	hugetlb_meminfo(&htotal, &hfree, &hresv, &hsize);
+	pb_printf(b, "HugePages_Total:   %5llu\n", (unsigned long long)htotal);
+	pb_printf(b, "HugePages_Free:    %5llu\n", (unsigned long long)hfree);
+	pb_printf(b, "HugePages_Rsvd:    %5llu\n", (unsigned long long)hresv);
 	pb_printf(b, "HugePages_Surp:    %5u\n", 0u);
-	pb_printf(b, "Hugepagesize:   %8lu kB\n", 2048ul);
+	pb_printf(b, "Hugepagesize:   %8llu kB\n", (unsigned long long)hsize);
+	pb_printf(b, "Hugetlb:        %8llu kB\n", (unsigned long long)(htotal * hsize));
 }
 
 /* Strip "/proc/self/" or "/proc/<own pid>/"; NULL if it names another process. */
@@ -129,6 +182,14 @@ long procfs_generate(const char *path, struct file *f)
 	b.buf[0] = '\0';
 	if (strcmp(path, "/proc/meminfo") == 0)
 		gen_meminfo(&b);
+	else if (strcmp(path, "/proc/sys/vm/nr_hugepages") == 0)
+		pb_printf(&b, "%llu\n", (unsigned long long)(hugetlb_default() ? hugetlb_default()->nr : 0));
+	else if (strcmp(path, "/proc/sys/vm/nr_overcommit_hugepages") == 0)
+		pb_printf(&b, "0\n");
+	else if (strcmp(path, "/proc/zeroed_bytes") == 0)
+		gen_zeroed(&b);
+	else if (rest && strcmp(rest, "pagetables") == 0)
+		b.len = MIN(ptdump_user_buf(&me->mm->pt, b.buf, b.size), b.size - 1);
 	else if (rest && strcmp(rest, "maps") == 0)
 		gen_maps(&b, me->mm, false);
 	else if (rest && strcmp(rest, "smaps") == 0)

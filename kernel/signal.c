@@ -57,6 +57,16 @@ void signal_force(struct proc *p, const struct ksiginfo *info)
 	p->sig.info[info->signo - 1] = *info;
 }
 
+unsigned long signal_stack_top(const struct proc *p, unsigned long sp, const struct k_sigaction *act)
+{
+	const struct sigstate *s = &p->sig;
+
+	if ((act->flags & SA_ONSTACK) && s->altstack_size &&
+	    !(sp > s->altstack_sp && sp <= s->altstack_sp + s->altstack_size))
+		return s->altstack_sp + s->altstack_size;
+	return sp;
+}
+
 void signal_fork(struct sigstate *child, const struct sigstate *parent)
 {
 	*child = *parent;

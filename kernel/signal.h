@@ -62,6 +62,22 @@
 
 #define SIGMASK(sig)	(1ull << ((sig) - 1))
 
+/*
+ * User space holds a signal set as Linux's sigset_t, an array of unsigned
+ * longs with signal 1 in bit 0 of the first; the kernel as a u64. Both
+ * have the same bytes except on a 32-bit big-endian CPU, where the two
+ * words trade places. sigset_user() converts in either direction: apply it
+ * to every set copied from or to user memory.
+ */
+static inline u64 sigset_user(u64 set)
+{
+#if __SIZEOF_LONG__ == 4 && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	return (set << 32) | (set >> 32);
+#else
+	return set;
+#endif
+}
+
 /* The user's struct sigaction as rt_sigaction passes it (Linux's kernel layout). */
 struct k_sigaction {
 	unsigned long handler;
@@ -115,6 +131,13 @@ void signal_exec(struct sigstate *s);
  * writable (the caller then kills the process with SIGSEGV). arch_sigreturn
  * restores regs and *blocked from the frame at the user SP.
  */
+/*
+ * The stack a handler frame is built below: the interrupted sp, or the top
+ * of the alternate signal stack when the action asks for it (SA_ONSTACK)
+ * and the process is not already running on it.
+ */
+unsigned long signal_stack_top(const struct proc *p, unsigned long sp, const struct k_sigaction *act);
+
 bool arch_setup_frame(struct proc *p, struct pt_regs *regs, int sig, const struct ksiginfo *info,
 		      const struct k_sigaction *act, u64 blocked);
 bool arch_sigreturn(struct proc *p, struct pt_regs *regs, u64 *blocked);

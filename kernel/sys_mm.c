@@ -10,8 +10,10 @@
 #include "syscall.h"
 #include "proc.h"
 #include "mm.h"
+#include "hugetlb.h"
 #include "errno.h"
 #include "printk.h"
+#include "memfd.h"
 #include <asm/memlayout.h>
 
 #define PROT_READ	0x1
@@ -41,6 +43,8 @@
 #define MREMAP_DONTUNMAP	4
 
 #define TASK_SIZE	USER_VA_END
+#define RLIMIT_DATA	2
+#define RLIM_INFINITY	(~0ull)
 #define PAGE_ALIGN_UL(x) (((x) + PAGE_SIZE - 1) & ~(unsigned long)(PAGE_SIZE - 1))
 
 static struct mm *cur_mm(void)
@@ -82,6 +86,23 @@ static struct vma *isolate(struct mm *mm, struct vma *v, unsigned long start, un
 }
 
 /*
+ * HT-7: a hugetlb VMA can only be cut at huge-page boundaries. Returns
+ * -EINVAL if [start, end) would cut one elsewhere (only the VMAs holding
+ * start and end can be cut).
+ */
+static long hugetlb_cut_check(struct mm *mm, unsigned long start, unsigned long end)
+{
+	struct vma *v = vma_find(mm, start);
+
+	if (v && (v->flags & VM_HUGETLB) && v->start < start && !IS_ALIGNED(start, hugetlb_of_vma(v)->size))
+		return -EINVAL;
+	v = vma_find(mm, end);
+	if (v && (v->flags & VM_HUGETLB) && v->start < end && !IS_ALIGNED(end, hugetlb_of_vma(v)->size))
+		return -EINVAL;
+	return 0;
+}
+
+/*
  * Remove [start, end) from mm (page aligned). With check_seal, any sealed
  * VMA in the range fails the whole call with EPERM before anything changes
  * (MS-20: munmap is atomic). Returns 0, -EPERM or -ENOMEM.
@@ -93,6 +114,8 @@ static long do_munmap(struct mm *mm, unsigned long start, unsigned long end)
 	for (struct vma *w = v; w && w->start < end; w = w->next)
 		if (w->flags & VM_SEALED)
 			return -EPERM;
+	if (hugetlb_cut_check(mm, start, end))
+		return -EINVAL;	/* MU-5 */
 	while (v && v->start < end) {
 		struct vma *next;
 
@@ -117,6 +140,32 @@ static bool range_has_vma(struct mm *mm, unsigned long start, unsigned long end)
 
 /* ---- mmap ---- */
 
+/*
+ * memfd support: check a file mapping of fd (mmap without MAP_ANONYMOUS).
+ * Only a memfd (kernel/memfd.c) can be mapped; on success *file and *name
+ * say what backs the VMA. The errno values follow do_mmap()'s order.
+ */
+static long file_mapping(unsigned long ufd, unsigned long len, unsigned long prot,
+			 unsigned long flags, unsigned long off, struct vma_file **file, const char **name)
+{
+	struct proc *p = current_proc();
+	long fd = (long)(int)ufd;
+	struct file *f;
+
+	if (fd < 0 || fd >= NOFILE || !(f = p->files[fd]))
+		return -EBADF;
+	*file = memfd_vma_file(f, name);
+	if (len && off + PAGE_ALIGN_UL(len) < off)
+		return -EOVERFLOW;
+	if (!*file) {
+		/* initramfs and /proc files are open read-only */
+		if ((flags & MAP_TYPE) != MAP_PRIVATE && (prot & PROT_WRITE) && (f->st.mode & S_IFMT) == S_IFREG)
+			return -EACCES;
+		return -ENODEV;	/* MM-1: no other file can be mapped (yet) */
+	}
+	return 0;
+}
+
 /* Pick where a non-fixed mapping of len bytes goes: the hint if free, else top-down. */
 static unsigned long choose_address(struct mm *mm, unsigned long hint, unsigned long len)
 {
@@ -126,24 +175,76 @@ static unsigned long choose_address(struct mm *mm, unsigned long hint, unsigned 
 	return vma_find_gap_down(mm, len, mm->mmap_base, USER_MMAP_MIN);
 }
 
+/* The MAP_HUGETLB part of mmap (HT-1..4): size, alignment, reservation. */
+static long mmap_hugetlb(struct mm *mm, unsigned long addr, unsigned long len, unsigned long prot,
+			 unsigned long flags, unsigned vmflags)
+{
+	struct hstate *h = hugetlb_from_mmap_flags(flags);
+	bool reserve = !(flags & MAP_NORESERVE);
+	struct vma *v;
+	long err;
+
+	if (!h)
+		return -EINVAL;	/* MM-2: a size this system does not support */
+	len = ALIGN_UP(len, h->size);
+	if (!len || len > TASK_SIZE)
+		return -ENOMEM;
+	if (flags & MAP_FIXED) {
+		if (!IS_ALIGNED(addr, h->size))
+			return -EINVAL;	/* HT-2 */
+		if (addr > TASK_SIZE - len)
+			return -ENOMEM;
+		if ((flags & MAP_FIXED_NOREPLACE) && range_has_vma(mm, addr, addr + len))
+			return -EEXIST;
+	} else {
+		unsigned long hint = ALIGN_UP(addr, h->size);
+
+		if (hint && hint <= TASK_SIZE - len && !range_has_vma(mm, hint, hint + len))
+			addr = hint;
+		else if ((addr = vma_find_gap_down(mm, len + h->size, mm->mmap_base, USER_MMAP_MIN)))
+			addr = ALIGN_UP(addr, h->size);
+		if (!addr)
+			return -ENOMEM;
+	}
+	if (reserve && hugetlb_reserve(h, len / h->size))
+		return -ENOMEM;	/* HT-4: the pool cannot cover it; nothing reserved */
+	if (flags & MAP_FIXED) {
+		err = do_munmap(mm, addr, addr + len);
+		if (err) {
+			if (reserve)
+				h->resv -= len / h->size;
+			return err;
+		}
+	}
+	vmflags |= prot_to_vm(prot) | VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC | hugetlb_vma_flags(h, reserve);
+	v = vma_insert(mm, addr, addr + len, vmflags, NULL, 0);
+	if (!v) {
+		if (reserve)
+			h->resv -= len / h->size;
+		return -ENOMEM;
+	}
+	if (flags & MAP_POPULATE)
+		mm_populate(mm, addr, addr + len, prot & PROT_WRITE);
+	return (long)addr;
+}
+
 long sys_mmap(const unsigned long *a)
 {
 	struct mm *mm = cur_mm();
 	unsigned long addr = a[0], len = a[1], prot = a[2], flags = a[3], off = a[5];
 	unsigned long type = flags & MAP_TYPE;
+	struct vma_file *file = NULL;	/* memfd support */
+	const char *fname = NULL;
 	unsigned vmflags;
 	struct vma *v;
 	long err;
 
 	if (off & (PAGE_SIZE - 1))
 		return -EINVAL;
-	if (!(flags & MAP_ANONYMOUS)) {
-		struct proc *p = current_proc();
-		long fd = (long)(int)a[4];
-
-		if (fd < 0 || fd >= NOFILE || !p->files[fd])
-			return -EBADF;
-		return -ENODEV;	/* MM-1: files cannot be mapped (yet) */
+	if (!(flags & MAP_ANONYMOUS)) {	/* memfd support: only a memfd can be mapped */
+		err = file_mapping(a[4], len, prot, flags, off, &file, &fname);
+		if (err)
+			return err;
 	}
 	if (!len)
 		return -EINVAL;	/* MM-3 */
@@ -166,7 +267,7 @@ long sys_mmap(const unsigned long *a)
 		return -EINVAL;	/* MM-11, including MAP_SHARED_VALIDATE */
 	}
 	if (flags & MAP_HUGETLB)
-		return -EINVAL;	/* no hugetlb pool yet */
+		return mmap_hugetlb(mm, addr, len, prot, flags, vmflags);
 	if (len > TASK_SIZE - USER_MMAP_MIN)
 		return -ENOMEM;
 	if (flags & MAP_FIXED) {
@@ -174,8 +275,9 @@ long sys_mmap(const unsigned long *a)
 			return -EINVAL;
 		if (addr > TASK_SIZE - len)
 			return -ENOMEM;
-		if (addr < USER_MMAP_MIN)
-			return -EPERM;	/* below mmap_min_addr */
+		/* Below mmap_min_addr: every process here is root (CAP_SYS_RAWIO), and
+		 * Linux lets root map there, page 0 included (mseal_test's
+		 * test_seal_zero_address). Checked by tools/check-linux-selftests.sh. */
 		if ((flags & MAP_FIXED_NOREPLACE) && range_has_vma(mm, addr, addr + len))
 			return -EEXIST;	/* MM-9 */
 		err = do_munmap(mm, addr, addr + len);	/* MS-21: EPERM if sealed */
@@ -191,12 +293,16 @@ long sys_mmap(const unsigned long *a)
 		vmflags |= VM_GROWSDOWN;
 	if (flags & MAP_NORESERVE)
 		vmflags |= VM_NORESERVE;
-	v = vma_insert(mm, addr, addr + len, vmflags, NULL, 0);
+	v = vma_insert(mm, addr, addr + len, vmflags, fname, file ? off : 0);
 	if (!v)
 		return -ENOMEM;
+	v->file = vma_file_get(file);	/* memfd support */
 	merge(mm, v);
-	if ((flags & MAP_LOCKED) || ((flags & MAP_POPULATE) && !(flags & MAP_NONBLOCK)))
+	if ((flags & MAP_LOCKED) || ((flags & MAP_POPULATE) && !(flags & MAP_NONBLOCK))) {
 		mm_populate(mm, addr, addr + len, prot & PROT_WRITE);	/* MM-14: failures ignored */
+		/* each page faulted in counts as a minor fault, as on Linux */
+		current_proc()->minflt += mm_rss_pages(mm, addr, addr + len);
+	}
 	return (long)addr;
 }
 
@@ -245,6 +351,8 @@ long sys_mprotect(const unsigned long *a)
 	}
 	if (prot & PROT_GROWSUP)
 		return -EINVAL;	/* MP-9c: no VMA grows up */
+	if (hugetlb_cut_check(mm, start, end))
+		return -EINVAL;	/* HT-7 */
 	newbits = prot_to_vm(prot);
 	tmp = start;
 	while (v && v->start < end) {
@@ -282,6 +390,7 @@ static long move_vma(struct mm *mm, struct vma *v, unsigned long old, unsigned l
 
 	if (!nv)
 		return -ENOMEM;
+	nv->file = vma_file_get(v->file);	/* memfd support */
 	err = mm_move_entries(mm, old, to, len);
 	if (err) {
 		mm_move_entries(mm, to, old, len);	/* MR-21: undo */
@@ -321,6 +430,20 @@ long sys_mremap(const unsigned long *a)
 		return -EFAULT;	/* MR-5 */
 	if (v->flags & VM_SEALED)
 		return -EPERM;	/* MR-6 / MS-23 */
+	if (v->flags & VM_HUGETLB) {	/* MR-7 */
+		u64 hs = hugetlb_of_vma(v)->size;
+
+		if (!IS_ALIGNED(old, hs) || (implies_new && !IS_ALIGNED(new_addr, hs)))
+			return -EINVAL;
+		old_len = ALIGN_UP(old_len, hs);
+		new_len = ALIGN_UP(new_len, hs);
+		if (new_len > old_len)
+			return -EINVAL;
+		if (implies_new || new_len == old_len)
+			return implies_new ? -EINVAL : (long)old;	/* moving hugetlb is not supported */
+		err = do_munmap(mm, old + new_len, old + old_len);
+		return err ? err : (long)old;
+	}
 
 	if (implies_new) {
 		if (new_len > TASK_SIZE || new_addr > TASK_SIZE - new_len)
@@ -346,6 +469,12 @@ long sys_mremap(const unsigned long *a)
 			return -EINVAL;	/* MR-12 */
 		if (old_len > v->end - old)
 			return -EFAULT;	/* MR-14 */
+		if (!(flags & MREMAP_FIXED)) {
+			/* DONTUNMAP alone: new_addr is only a hint, as for mmap */
+			new_addr = choose_address(mm, new_addr, new_len);
+			if (!new_addr)
+				return -ENOMEM;
+		}
 		v = isolate(mm, v, old, old + old_len);
 		if (!v)
 			return -ENOMEM;
@@ -371,6 +500,7 @@ long sys_mremap(const unsigned long *a)
 
 		if (!grown)
 			return -ENOMEM;
+		grown->file = vma_file_get(v->file);	/* memfd support */
 		merge(mm, grown);
 		return (long)old;
 	}
@@ -397,6 +527,13 @@ long sys_brk(const unsigned long *a)
 
 	if (want < mm->brk_start)
 		return (long)mm->brk;	/* BR-1 */
+	/*
+	 * BR-2: RLIMIT_DATA. Linux counts the data segment too; this mm does
+	 * not record its size, so only the heap itself is counted.
+	 */
+	if (current_proc()->rlim[RLIMIT_DATA].cur != RLIM_INFINITY &&
+	    want - mm->brk_start > current_proc()->rlim[RLIMIT_DATA].cur)
+		return (long)mm->brk;
 	new_end = PAGE_ALIGN_UL(want);
 	if (new_end == old_end) {
 		mm->brk = want;		/* BR-3 */
@@ -448,6 +585,8 @@ long sys_mseal(const unsigned long *a)
 		if (w->end >= end)
 			break;
 	}
+	if (hugetlb_cut_check(mm, start, end))
+		return -EINVAL;	/* HT-7: sealing would cut a hugetlb VMA */
 	while (v && v->start < end) {
 		unsigned long next_start = v->end;
 
@@ -527,9 +666,31 @@ static long advise_vma(struct mm *mm, struct vma *v, unsigned long s, unsigned l
 	if ((v->flags & VM_SEALED) && advice_discards(adv) && !(v->flags & VM_WRITE) &&
 	    !(v->flags & VM_SHARED) && !v->name)
 		return -EPERM;	/* MS-26: discarding sealed read-only anonymous memory */
+	if (v->flags & VM_HUGETLB) {	/* HT-9 */
+		u64 hs = hugetlb_of_vma(v)->size;
+
+		if (adv == MADV_FREE || adv == MADV_GUARD_INSTALL || adv == MADV_GUARD_REMOVE)
+			return -EINVAL;
+		if (adv == MADV_DONTNEED || adv == MADV_DONTNEED_LOCKED) {
+			if (!IS_ALIGNED(s, hs))
+				return -EINVAL;
+			if (ALIGN_DOWN(e, hs) > s)
+				mm_zap_range(mm, s, ALIGN_DOWN(e, hs), false);
+			return 0;
+		}
+		if (hugetlb_cut_check(mm, s, e))
+			return -EINVAL;
+	}
 	switch (adv) {
 	case MADV_DONTNEED:
 	case MADV_DONTNEED_LOCKED:
+		/*
+		 * MA-6: shared anonymous memory refills from its shared object
+		 * on Linux (shmem), so its data survives. Here the pages are the
+		 * object: keep them mapped.
+		 */
+		if ((v->flags & VM_SHARED) && !v->file)
+			return 0;
 		mm_zap_range(mm, s, e, false);
 		return 0;
 	case MADV_FREE:
@@ -538,7 +699,12 @@ static long advise_vma(struct mm *mm, struct vma *v, unsigned long s, unsigned l
 		mm_zap_range(mm, s, e, false);	/* freed at once: reads back as zero */
 		return 0;
 	case MADV_REMOVE:
-		return -EINVAL;	/* MA-9: no file behind anonymous memory */
+		/* MA-9: private anonymous memory has no file; shared anonymous
+		 * memory (shmem on Linux) has its pages freed: they read as zero. */
+		if (!(v->flags & VM_SHARED) || v->file)
+			return -EINVAL;
+		mm_zap_range(mm, s, e, false);
+		return 0;
 	case MADV_DONTFORK:
 		return set_vma_flags(mm, v, s, e, VM_DONTFORK, 0);
 	case MADV_DOFORK:

@@ -409,25 +409,31 @@ static long sigaction_from_user(struct k_sigaction *act, unsigned long uaddr)
 
 	if (copy_from_user(&u, (const void *)uaddr, sizeof(u)))
 		return -EFAULT;
-	*act = (struct k_sigaction){ .handler = u.handler, .flags = u.flags, .mask = u.mask };
+	*act = (struct k_sigaction){ .handler = u.handler, .flags = u.flags, .mask = sigset_user(u.mask) };
 	return 0;
 }
 
 static long sigaction_to_user(unsigned long uaddr, const struct k_sigaction *act)
 {
-	struct sigaction_user u = { act->handler, act->flags, act->mask };
+	struct sigaction_user u = { act->handler, act->flags, sigset_user(act->mask) };
 
 	return copy_to_user((void *)uaddr, &u, sizeof(u)) ? -EFAULT : 0;
 }
 #else
 static long sigaction_from_user(struct k_sigaction *act, unsigned long uaddr)
 {
-	return copy_from_user(act, (const void *)uaddr, sizeof(*act)) ? -EFAULT : 0;
+	if (copy_from_user(act, (const void *)uaddr, sizeof(*act)))
+		return -EFAULT;
+	act->mask = sigset_user(act->mask);
+	return 0;
 }
 
 static long sigaction_to_user(unsigned long uaddr, const struct k_sigaction *act)
 {
-	return copy_to_user((void *)uaddr, act, sizeof(*act)) ? -EFAULT : 0;
+	struct k_sigaction u = *act;
+
+	u.mask = sigset_user(u.mask);
+	return copy_to_user((void *)uaddr, &u, sizeof(u)) ? -EFAULT : 0;
 }
 #endif
 
@@ -459,13 +465,14 @@ long sys_rt_sigaction(const unsigned long *a)
 long sys_rt_sigprocmask(const unsigned long *a)
 {
 	struct proc *p = current_proc();
-	u64 set, old = p->sig.blocked;
+	u64 set, old = sigset_user(p->sig.blocked);
 
 	if (a[3] != sizeof(u64))
 		return -EINVAL;
 	if (a[1]) {
 		if (copy_from_user(&set, (const void *)a[1], sizeof(set)))
 			return -EFAULT;
+		set = sigset_user(set);
 		switch (a[0]) {
 		case SIG_BLOCK: p->sig.blocked |= set; break;
 		case SIG_UNBLOCK: p->sig.blocked &= ~set; break;
@@ -499,7 +506,7 @@ long sys_rt_sigreturn(const unsigned long *a)
 long sys_rt_sigpending(const unsigned long *a)
 {
 	struct proc *p = current_proc();
-	u64 set = p->sig.pending & p->sig.blocked;
+	u64 set = sigset_user(p->sig.pending & p->sig.blocked);
 
 	if (a[1] != sizeof(u64))
 		return -EINVAL;
@@ -516,6 +523,7 @@ long sys_rt_sigsuspend(const unsigned long *a)
 		return -EINVAL;
 	if (copy_from_user(&mask, (const void *)a[0], sizeof(mask)))
 		return -EFAULT;
+	mask = sigset_user(mask);
 	p->sig.saved_blocked = p->sig.blocked;
 	p->sig.restore_saved = true;
 	p->sig.blocked = mask & ~(SIGMASK(SIGKILL) | SIGMASK(SIGSTOP));

@@ -14,7 +14,7 @@
 
 static struct file files[NFILE];
 
-static struct file *file_alloc(void)
+struct file *file_alloc(void)
 {
 	for (int i = 0; i < NFILE; i++) {
 		if (files[i].refs == 0) {
@@ -79,6 +79,8 @@ static void snapshot_release(struct file *f)
 
 static const struct file_ops initramfs_ops = { .read = mem_read, .write = mem_write };
 static const struct file_ops procfs_ops = { .read = mem_read, .write = mem_write,
+					    .release = snapshot_release };
+static const struct file_ops sysctl_ops = { .read = mem_read, .write = procfs_write,
 					    .release = snapshot_release };
 
 /* ---- the console ---- */
@@ -153,12 +155,14 @@ long vfs_open(const char *path, int flags, struct file **out)
 		return 0;
 	}
 	if (has_prefix(path, "/proc/")) {
-		if ((flags & O_ACCMODE) != O_RDONLY)
+		bool sysctl = strcmp(path, "/proc/sys/vm/nr_hugepages") == 0;
+
+		if ((flags & O_ACCMODE) != O_RDONLY && !sysctl)
 			return -EACCES;
 		f = file_alloc();
 		if (!f)
 			return -ENFILE;
-		f->ops = &procfs_ops;
+		f->ops = sysctl ? &sysctl_ops : &procfs_ops;
 		err = procfs_generate(path, f);
 		if (err) {
 			f->refs = 0;

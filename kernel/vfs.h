@@ -49,6 +49,9 @@ long vfs_open(const char *path, int flags, struct file **out);
 
 struct file *file_dup(struct file *f);
 
+/* A fresh open file (refs 1, everything else zero), or NULL when the table is full. */
+struct file *file_alloc(void);
+
 /* Two fresh open files (refs 1, no ops yet), or -ENFILE. */
 long file_alloc_pair(struct file *out[2]);
 void file_close(struct file *f);
@@ -65,6 +68,9 @@ bool initramfs_lookup(const char *path, const u8 **data, u64 *size, u32 *mode);
 /* The error for a path that is not in the initramfs: -ENOTDIR if a leading
  * component is a file, else -ENOENT. */
 long initramfs_missing_error(const char *path);
+
+/* A write to a writable /proc file (/proc/sys/vm/nr_hugepages). */
+long procfs_write(struct file *f, const void *buf, size_t n, u64 *off);
 
 /* Build the text of a /proc file for the current process, or return -ENOENT. */
 long procfs_generate(const char *path, struct file *f);

@@ -126,3 +126,18 @@ u64 fixmap_remap_count(void)
 {
 	return fix.remaps;
 }
+
+const void *fixmap_map_dtb_header_first(phys_addr_t dtb_pa, u32 *mapped)
+{
+	const u32 max = FIX_DTB_PAGES * PAGE_SIZE - PAGE_SIZE;	/* the window, less an unaligned start */
+	const u8 *hdr;
+	u32 size;
+
+	if (!dtb_pa)
+		panic("no device tree: the boot loader passed no address");
+	hdr = fixmap_map_dtb(dtb_pa, 8);
+	size = (u32)hdr[4] << 24 | (u32)hdr[5] << 16 | (u32)hdr[6] << 8 | hdr[7];	/* totalsize */
+	size = MIN(MAX(size, 64u), max);
+	*mapped = size;
+	return fixmap_map_dtb(dtb_pa, size);
+}

@@ -46,6 +46,13 @@ pteval_t *fixmap_map_table(int level, phys_addr_t pa);
  */
 void *fixmap_map_dtb(phys_addr_t pa, u64 size);
 
+/*
+ * Map a device tree whose size is not known yet: its header first, then as
+ * many bytes as its totalsize says, at most the DTB window. *mapped gets the
+ * number of bytes that may be read. Panics if dtb_pa is 0 (no device tree).
+ */
+const void *fixmap_map_dtb_header_first(phys_addr_t dtb_pa, u32 *mapped);
+
 /* How many times a slot was pointed at a different page. */
 u64 fixmap_remap_count(void);
 

@@ -5,6 +5,8 @@
  * break-before-make or the TLB invalidation (by ASID) the change needs.
  */
 #include "mm.h"
+#include "hugetlb.h"
+#include "thp.h"
 #include "page_alloc.h"
 #include "printk.h"
 #include "errno.h"
@@ -47,7 +49,11 @@ static bool entry_at(struct mm *mm, unsigned long va, bool alloc, struct pt_curs
 {
 	if (!pt_walk(&mm->pt, va, PT_LAST_LEVEL, alloc, c))
 		return false;
-	BUG_ON(c->level != PT_LAST_LEVEL && arch_pte_valid(c->val));	/* no user blocks yet */
+	if (c->level != PT_LAST_LEVEL && arch_pte_valid(c->val)) {
+		/* A transparent huge page: work on its small pages from now on. */
+		if (!thp_split(mm, c) || !pt_walk(&mm->pt, va, PT_LAST_LEVEL, alloc, c))
+			return false;
+	}
 	return c->level == PT_LAST_LEVEL;
 }
 
@@ -111,7 +117,8 @@ typedef void (*entry_fn)(struct mm *mm, struct pt_cursor *c, void *arg);
  * order. Missing tables are skipped whole; inside a table the entries are
  * read in place. fn may change the entry it is given (and only that one).
  */
-static void walk_entries(struct mm *mm, unsigned long start, unsigned long end, entry_fn fn, void *arg)
+static void walk_entries_how(struct mm *mm, unsigned long start, unsigned long end, entry_fn fn,
+			     void *arg, bool split)
 {
 	unsigned long va = start;
 
@@ -120,8 +127,13 @@ static void walk_entries(struct mm *mm, unsigned long start, unsigned long end, 
 		u64 span;
 
 		pt_walk(&mm->pt, va, PT_LAST_LEVEL, false, &c);
+		if (c.level != PT_LAST_LEVEL && arch_pte_valid(c.val) && split) {
+			/* A transparent huge page: split it, then walk its pages. */
+			if (!thp_split(mm, &c))
+				return;	/* no memory for the table: nothing done here */
+			continue;
+		}
 		if (c.level != PT_LAST_LEVEL) {
-			BUG_ON(arch_pte_valid(c.val));	/* no user blocks yet */
 			span = pt_level_size(c.level);
 			if (ALIGN_DOWN(va, span) + span <= va)
 				return;	/* wrapped past the top */
@@ -140,6 +152,12 @@ static void walk_entries(struct mm *mm, unsigned long start, unsigned long end, 
 				fn(mm, &c, arg);
 		}
 	}
+}
+
+/* walk_entries_how() that splits transparent huge pages it meets first. */
+static void walk_entries(struct mm *mm, unsigned long start, unsigned long end, entry_fn fn, void *arg)
+{
+	walk_entries_how(mm, start, end, fn, arg, true);
 }
 
 /* ---- creation and teardown ---- */
@@ -202,6 +220,50 @@ static int cow_copy(struct mm *mm, struct vma *v, struct pt_cursor *c, struct pa
 	return 0;
 }
 
+/*
+ * memfd support: first touch of a file mapping at c. The file's page is
+ * mapped (shared: writable if the VMA is; private: read-only, copy-on-write),
+ * or copied at once for a write to a private mapping. -ENOMEM (SIGBUS)
+ * beyond the end of the file.
+ */
+static int file_fault(struct mm *mm, struct vma *v, struct pt_cursor *c, enum fault_access access)
+{
+	struct page *pg = v->file->ops->page(v->file, (v->offset + (c->va - v->start)) / PAGE_SIZE);
+
+	if (!pg)
+		return -ENOMEM;
+	page_get(pg);
+	if (access == FAULT_WRITE && !can_write_now(v, pg))
+		return cow_copy(mm, v, c, pg);
+	set_entry(mm, c, page_entry(v, pg, can_write_now(v, pg)));
+	return 0;
+}
+
+/*
+ * MM-15: a fault just below a VM_GROWSDOWN VMA (MAP_GROWSDOWN) extends it
+ * down to the faulting page, as Linux's expand_downwards() does: not below
+ * mmap_min_addr, and never to within stack_guard_gap (256 pages) of an
+ * accessible VMA below that does not grow down itself. The main stack
+ * (VM_STACK) is mapped at its full RLIMIT_STACK size and never grows.
+ * Returns the grown VMA, or NULL.
+ */
+#define STACK_GUARD_GAP (256 * PAGE_SIZE)
+
+static struct vma *grow_down(struct mm *mm, unsigned long addr)
+{
+	struct vma *up = vma_find_from(mm, addr), *prev;
+
+	addr = ALIGN_DOWN(addr, PAGE_SIZE);
+	if (!up || !(up->flags & VM_GROWSDOWN) || (up->flags & VM_STACK) || addr < USER_MMAP_MIN)
+		return NULL;
+	prev = up->prev;
+	if (prev && !(prev->flags & VM_GROWSDOWN) && (prev->flags & VM_ACCESS) &&
+	    addr - prev->end < STACK_GUARD_GAP)
+		return NULL;
+	vma_adjust(mm, up, addr, up->end);
+	return up;
+}
+
 int mm_fault(struct mm *mm, unsigned long addr, enum fault_access access)
 {
 	struct vma *v = vma_find(mm, addr);
@@ -210,14 +272,22 @@ int mm_fault(struct mm *mm, unsigned long addr, enum fault_access access)
 	pteval_t want;
 
 	if (!v)
+		v = grow_down(mm, addr);
+	if (!v)
 		return -SEGV_MAPERR;
 	if (!access_allowed(v->flags, access))
 		return -SEGV_ACCERR;
+	if (v->flags & VM_HUGETLB)
+		return hugetlb_fault(mm, v, addr, access);
+	if (!thp_fault(mm, v, addr))
+		return 0;	/* a whole huge leaf (transparent huge page) */
 	if (!entry_at(mm, addr, true, &c))
 		return -ENOMEM;
 	if (arch_pte_swp_kind(c.val) == ARCH_SWP_GUARD)
 		return -SEGV_MAPERR;
 	pg = entry_page(c.val);
+	if (!pg && v->file)	/* memfd support (kernel/memfd.c): the file's page */
+		return file_fault(mm, v, &c, access);
 	if (!pg) {	/* first touch: a zeroed page of our own */
 		pg = alloc_pages(GFP_ZERO, 0);
 		if (!pg)
@@ -267,6 +337,30 @@ static void copy_entry(struct mm *src, struct pt_cursor *c, void *arg)
 	set_entry(cc->dst, &d, child);
 }
 
+/*
+ * Shared anonymous memory has no object behind it here (Linux uses shmem):
+ * the pages themselves are what is shared. Before a fork, give every page
+ * of such a VMA its page, so that a page first touched after the fork, by
+ * either process, is still the same page in both. Out of memory: false.
+ */
+static bool fill_shared(struct mm *mm, struct vma *v)
+{
+	for (unsigned long va = v->start; va < v->end; va += PAGE_SIZE) {
+		struct pt_cursor c;
+		struct page *pg;
+
+		if (!entry_at(mm, va, true, &c))
+			return false;
+		if (c.val != ARCH_PTE_INVALID)
+			continue;	/* a page, or a guard marker */
+		pg = alloc_pages(GFP_ZERO, 0);
+		if (!pg)
+			return false;
+		set_entry(mm, &c, page_entry(v, pg, can_write_now(v, pg)));
+	}
+	return true;
+}
+
 struct mm *mm_copy(struct mm *src)
 {
 	struct mm *dst = mm_create();
@@ -278,16 +372,25 @@ struct mm *mm_copy(struct mm *src)
 	dst->mmap_base = src->mmap_base;
 	dst->stack_top = src->stack_top;
 	dst->sigtramp = src->sigtramp;
+	dst->pkeys_freed = src->pkeys_freed;	/* kernel/pkeys.c */
 	for (struct vma *v = src->vmas; v; v = v->next) {
 		struct copy_ctx cc = { dst, v, 0 };
 
 		if (v->flags & VM_DONTFORK)
 			continue;
-		if (!vma_insert(dst, v->start, v->end, v->flags, v->name, v->offset)) {
+		/* A child does not inherit hugetlb reservations (as on Linux). */
+		if (!vma_insert(dst, v->start, v->end, v->flags & ~VM_HUGE_RESV, v->name, v->offset)) {
 			mm_put(dst);
 			return NULL;
 		}
-		if (!(v->flags & VM_WIPEONFORK))
+		vma_find(dst, v->start)->file = vma_file_get(v->file);	/* memfd support */
+		if ((v->flags & VM_SHARED) && !v->file && !(v->flags & VM_HUGETLB) && !fill_shared(src, v)) {
+			mm_put(dst);
+			return NULL;
+		}
+		if (v->flags & VM_HUGETLB)
+			cc.err = hugetlb_copy(dst, src, v);
+		else if (!(v->flags & VM_WIPEONFORK))
 			walk_entries(src, v->start, v->end, copy_entry, &cc);
 		if (cc.err) {
 			mm_put(dst);
@@ -313,6 +416,13 @@ static void zap_entry(struct mm *mm, struct pt_cursor *c, void *arg)
 
 void mm_zap_range(struct mm *mm, unsigned long start, unsigned long end, bool with_guards)
 {
+	struct vma *v = vma_find(mm, start);
+
+	if (v && (v->flags & VM_HUGETLB)) {
+		/* with_guards is set exactly when the range leaves the address space */
+		hugetlb_zap(mm, v, start, MIN(end, v->end), with_guards);
+		return;
+	}
 	walk_entries(mm, start, end, zap_entry, &with_guards);
 }
 
@@ -331,7 +441,10 @@ static void protect_entry(struct mm *mm, struct pt_cursor *c, void *arg)
 
 void mm_change_protection(struct mm *mm, struct vma *v, unsigned long start, unsigned long end)
 {
-	walk_entries(mm, start, end, protect_entry, v);
+	if (v->flags & VM_HUGETLB)
+		hugetlb_change_protection(mm, v, start, end);
+	else
+		walk_entries(mm, start, end, protect_entry, v);
 }
 
 struct move_ctx {
@@ -465,8 +578,11 @@ static void count_entry(struct mm *mm, struct pt_cursor *c, void *arg)
 
 u64 mm_rss_pages(struct mm *mm, unsigned long start, unsigned long end)
 {
+	struct vma *v = vma_find(mm, start);
 	u64 n = 0;
 
-	walk_entries(mm, start, end, count_entry, &n);
-	return n;
+	if (v && (v->flags & VM_HUGETLB))
+		return hugetlb_rss_bytes(mm, v, start, MIN(end, v->end)) / PAGE_SIZE;
+	walk_entries_how(mm, start, end, count_entry, &n, false);	/* counting must not split */
+	return n + thp_range_bytes(mm, start, end) / PAGE_SIZE;
 }

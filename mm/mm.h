@@ -24,6 +24,10 @@
 #define VM_NORESERVE	0x00080000u	/* MAP_NORESERVE */
 #define VM_HUGEPAGE	0x00100000u	/* MADV_HUGEPAGE */
 #define VM_NOHUGEPAGE	0x00200000u	/* MADV_NOHUGEPAGE */
+/* VM_HUGETLB (vma.h)	0x00400000u	   a MAP_HUGETLB mapping */
+#define VM_HUGE_RESV	0x00800000u	/* hugetlb: reserves its pages (no MAP_NORESERVE) */
+#define VM_HUGE_LEVEL_SHIFT 24		/* hugetlb: page-table level of its leaves (2 bits) */
+#define VM_HUGE_LEVEL(l) ((unsigned)(l) << VM_HUGE_LEVEL_SHIFT)
 
 /* Kinds of access, for mm_fault(). */
 enum fault_access { FAULT_READ, FAULT_WRITE, FAULT_EXEC };

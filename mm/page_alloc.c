@@ -185,6 +185,11 @@ static void buddy_free(struct page *pg, unsigned order, bool zero)
  */
 struct page *alloc_pages(unsigned gfp, unsigned order)
 {
+	return alloc_pages_zero_state(gfp, order, NULL);
+}
+
+struct page *alloc_pages_zero_state(unsigned gfp, unsigned order, bool *is_zero)
+{
 	struct page *pg;
 	unsigned k;
 	bool zero;
@@ -208,8 +213,12 @@ struct page *alloc_pages(unsigned gfp, unsigned order)
 	pg->flags = PG_HEAD;
 	pg->order = order;
 	pg->refcount = 1;
-	if (((gfp & GFP_ZERO) || init_on_alloc) && !zero)
+	if (((gfp & GFP_ZERO) || init_on_alloc) && !zero) {
 		zero_block(pg, order);
+		zero = true;
+	}
+	if (is_zero)
+		*is_zero = zero;
 	return pg;
 }
 
@@ -442,7 +451,7 @@ static bool check_bank(const struct pa_bank *b, u64 *used)
 		if (pg->flags & PG_FREE) {
 			CHECK(pg->flags & PG_CHECKED, "pfn 0x%llx is free but on no list", (ull)pfn);
 		} else {
-			CHECK(pg->flags == PG_HEAD, "pfn 0x%llx (flags 0x%x) belongs to no block",
+			CHECK((pg->flags & ~PG_PREZEROED) == PG_HEAD, "pfn 0x%llx (flags 0x%x) belongs to no block",
 			      (ull)pfn, pg->flags);
 			*used += 1UL << pg->order;
 		}
@@ -514,4 +523,27 @@ void page_put(struct page *pg)
 int page_count(const struct page *pg)
 {
 	return pg->refcount;
+}
+
+void zero_pages(struct page *pg, unsigned order)
+{
+	zero_block(pg, order);
+}
+
+void free_pages_zeroed(struct page *pg, unsigned order)
+{
+	check_freeable(pg, order);
+	pg->flags = 0;
+	pg->refcount = 0;
+	buddy_free(pg, order, true);	/* known zero: init_on_free has nothing to do */
+}
+
+void split_page(struct page *pg, unsigned order)
+{
+	BUG_ON(!(pg->flags & PG_HEAD) || pg->order != order || pg->refcount != 1);
+	for (unsigned long i = 0; i < (1UL << order); i++) {
+		pg[i].flags = PG_HEAD;
+		pg[i].order = 0;
+		pg[i].refcount = 1;
+	}
 }

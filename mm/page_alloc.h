@@ -40,6 +40,7 @@
 #define PG_FREE     0x02u  /* head of a free block; 'order' is valid */
 #define PG_ZERO     0x04u  /* with PG_FREE: the whole block is known to be zero */
 #define PG_HEAD     0x08u  /* head of an allocated block; 'order' is valid */
+#define PG_PREZEROED 0x10u /* allocated head (hugetlb pool): contents known to be zero */
 #define PG_CHECKED  0x80u  /* scratch mark used only inside page_alloc_check() */
 
 /*
@@ -105,6 +106,20 @@ void *page_address(const struct page *pg);
 void page_get(struct page *pg);
 void page_put(struct page *pg);
 int page_count(const struct page *pg);
+
+/* alloc_pages() that also says whether the block holds only zeros (because
+ * it was zeroed now, or was known to be zero already). */
+struct page *alloc_pages_zero_state(unsigned gfp, unsigned order, bool *is_zero);
+
+/* Turn an allocated block of 2^order pages (count 1) into 2^order separately
+ * allocated order-0 pages, each with a count of 1 (splitting a huge page). */
+void split_page(struct page *pg, unsigned order);
+
+/* Zero a block now (counted in bytes_zeroed), e.g. a hugepage at first fault. */
+void zero_pages(struct page *pg, unsigned order);
+
+/* Free a block the caller knows holds only zeros: init_on_free skips it. */
+void free_pages_zeroed(struct page *pg, unsigned order);
 
 void *alloc_page_va(unsigned gfp);
 void free_page_va(void *va);

@@ -132,6 +132,7 @@ struct pd_state {
 	int level;                  /* of the current run; -1 before the first */
 	pteval_t attrs;             /* attribute bits of the run, 0 if invalid */
 	bool valid;
+	unsigned long lo, hi;        /* dump only VAs in [lo, hi] */
 	const struct pt_marker *markers;
 	unsigned nmarkers, next;    /* next marker not printed yet */
 };
@@ -202,7 +203,7 @@ static void dump_table(struct pd_state *st, phys_addr_t table, int level, unsign
 		unsigned long va = base + i * size;
 		pteval_t v;
 
-		if (va + (size - 1) < KERNEL_VA_START)
+		if (va + (size - 1) < st->lo || va > st->hi)
 			continue;
 		v = arch_pte_read(pt_entry_ptr(table, level, i));
 		if (arch_pte_is_table(v, level))
@@ -214,7 +215,7 @@ static void dump_table(struct pd_state *st, phys_addr_t table, int level, unsign
 
 static void ptdump_to(const struct pt_space *kernel, struct pd_out *o)
 {
-	struct pd_state st = { .out = o, .level = -1 };
+	struct pd_state st = { .out = o, .level = -1, .lo = KERNEL_VA_START, .hi = ~0ul };
 	struct pt_counts c;
 	char line[256];
 
@@ -240,5 +241,28 @@ size_t ptdump_kernel_buf(const struct pt_space *kernel, char *buf, size_t size)
 	if (size)
 		buf[0] = '\0';
 	ptdump_to(kernel, &o);
+	return o.len;
+}
+
+size_t ptdump_user_buf(const struct pt_space *as, char *buf, size_t size)
+{
+	struct pd_out o = { buf, size, 0 };
+	struct pd_state st = { .out = &o, .level = -1, .lo = 0, .hi = USER_VA_END - 1 };
+	struct pt_counts c;
+	char s[16];
+
+	if (size)
+		buf[0] = '\0';
+	dump_table(&st, as->root, 0, 0);
+	print_run(&st, USER_VA_END);
+	pt_count_range(as, 0, USER_VA_END - 1, &c);
+	pd_printf(&o, "pagetables: %llu table pages below the root;", (pt_ull)c.tables);
+	for (int level = 0; level < PT_LEVELS; level++) {
+		if (!c.leaves[level] && !c.cont_runs[level])
+			continue;
+		size_str(pt_level_size(level), s, sizeof(s));
+		pd_printf(&o, " %s leaves: %llu", s, (pt_ull)c.leaves[level]);
+	}
+	pd_puts(&o, "\n");
 	return o.len;
 }

@@ -42,4 +42,10 @@ void ptdump_kernel(const struct pt_space *kernel);
  */
 size_t ptdump_kernel_buf(const struct pt_space *kernel, char *buf, size_t size);
 
+/*
+ * The user half of address space as (ptdump format), then a line counting
+ * its table pages and leaves per size: /proc/self/pagetables.
+ */
+size_t ptdump_user_buf(const struct pt_space *as, char *buf, size_t size);
+
 #endif

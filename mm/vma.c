@@ -328,7 +328,14 @@ void vma_remove(struct mm *mm, struct vma *v)
 		v->next->prev = v->prev;
 	tree_unlink(mm, v, succ);
 	mm->nvmas--;
+	vma_file_put(v->file);
 	vma_free(v);
+}
+
+void vma_file_put(struct vma_file *f)
+{
+	if (f && --f->refs == 0)
+		f->ops->release(f);
 }
 
 /*
@@ -349,6 +356,7 @@ struct vma *vma_split(struct mm *mm, struct vma *v, unsigned long addr)
 	hi->end = v->end;
 	hi->flags = v->flags;
 	hi->name = v->name;
+	hi->file = vma_file_get(v->file);
 	hi->offset = v->offset + (addr - v->start);
 	v->end = addr;
 	link_after(mm, v, hi);
@@ -376,8 +384,10 @@ void vma_adjust(struct mm *mm, struct vma *v, unsigned long start, unsigned long
 
 bool vma_mergeable(const struct vma *a, const struct vma *b)
 {
-	if (a->end != b->start || a->flags != b->flags || a->name != b->name)
+	if (a->end != b->start || a->flags != b->flags || a->name != b->name || a->file != b->file)
 		return false;
+	if (a->flags & VM_HUGETLB)
+		return false;	/* hugetlb mappings stay as they were made, as on Linux */
 	return !a->name || a->offset + (a->end - a->start) == b->offset;
 }
 

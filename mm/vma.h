@@ -43,13 +43,48 @@
 #define VM_GROWSDOWN	0x0100u
 #define VM_STACK	0x0200u	/* the main stack ("[stack]") */
 #define VM_HEAP		0x0400u	/* the brk area ("[heap]") */
+#define VM_HUGETLB	0x00400000u	/* MAP_HUGETLB: never merged with a neighbour */
 #define VM_ACCESS	(VM_READ | VM_WRITE | VM_EXEC)
+
+struct page;
+struct vma_file;
+
+/*
+ * What backs a file mapping whose pages come from the file itself (today
+ * only a memfd, kernel/memfd.c). Counted: the open file holds a reference
+ * and so does every VMA that maps it (vma_split() takes one for the new
+ * half, vma_remove() drops the VMA's).
+ */
+struct vma_file_ops {
+	/* The page at page index pgoff (allocated if it was a hole), still
+	 * owned by the file: the caller takes its own reference. NULL beyond
+	 * the end of the file or when out of memory. */
+	struct page *(*page)(struct vma_file *f, u64 pgoff);
+	/* The last reference is gone. */
+	void (*release)(struct vma_file *f);
+};
+
+struct vma_file {
+	int refs;
+	const struct vma_file_ops *ops;
+};
+
+static inline struct vma_file *vma_file_get(struct vma_file *f)
+{
+	if (f)
+		f->refs++;
+	return f;
+}
+
+/* Drop one reference to f (may be NULL); the last one releases it. */
+void vma_file_put(struct vma_file *f);
 
 struct vma {
 	unsigned long start, end;	/* [start, end), page aligned */
 	unsigned flags;
 	const char *name;		/* path of the file it came from, or NULL */
 	u64 offset;			/* file offset of start (for /proc/self/maps) */
+	struct vma_file *file;		/* pages come from this file (a memfd), or NULL */
 	struct vma *prev, *next;	/* sorted by address */
 
 	/* AVL tree links, private to vma.c */
@@ -68,6 +103,7 @@ struct mm {
 	unsigned long stack_top;
 	unsigned long sigtramp;		/* the signal return trampoline (arch_exec_setup) */
 	int users;			/* processes sharing this mm */
+	unsigned pkeys_freed;		/* protection keys given back with pkey_free (kernel/pkeys.c) */
 };
 
 /* The VMA containing addr, or NULL. O(log n). */

@@ -11,6 +11,11 @@ set -u
 cd "$(dirname "$0")/.."
 
 out=build/check
+# One check at a time in a tree: a second one waits here instead of
+# deleting the first one's results under it.
+mkdir -p build
+exec 9>build/.check.lock
+flock 9
 rm -rf "$out"
 mkdir -p "$out"
 jobs=${CHECK_JOBS:-2}
@@ -65,6 +70,21 @@ while IFS='|' read -r t args; do
 	count "$res" "host-$t"
 done < <(make --no-print-directory -s host-test-list)
 
+# Scripted host checks: tests/host/*.sh, each printing TAP.
+for s in tests/host/*.sh; do
+	t=$(basename "$s" .sh)
+	res="$out/host-$t.out"
+	bash "$s" >"$res.log" 2>&1
+	rc=$?
+	p=$(grep -c -E '^ok [0-9]+' "$res.log")
+	f=$(grep -c -E '^not ok [0-9]+' "$res.log")
+	grep -E '^not ok' "$res.log" | sed "s/^/  host-$t: /"
+	[ "$rc" != 0 ] && [ "$f" = 0 ] && f=1
+	echo "run: host-$t: $p passed, $f failed" >"$res"
+	tail -n 1 "$res"
+	count "$res" "host-$t"
+done
+
 # --- QEMU configurations -----------------------------------------------------
 # tests/qemu-configs: one configuration per line,
 #   name | make variables | runner options
@@ -77,7 +97,7 @@ done <tests/qemu-configs
 
 # What the boots need besides kernels: device trees, user programs and
 # their initramfs images (our libc and glibc builds).
-for t in boot-dtbs user user-linux; do
+for t in boot-dtbs user-all user-linux; do
 	make --no-print-directory "$t" >"$out/$t.log" 2>&1 || {
 		echo "not ok - $t: could not build"; tail -n 20 "$out/$t.log"
 		total_fail=$((total_fail + 1)); failed_names+=("$t"); }
@@ -141,6 +161,13 @@ while IFS= read -r line; do
 	count "$out/linux-$name.res" "$name"
 done < <(grep -a -E '^run: ' "$out/linux.out")
 grep -q -a -E '^run: ' "$out/linux.out" || { total_fail=$((total_fail + 1)); failed_names+=("check-linux"); }
+
+# --- Linux's own mm selftests on both kernels, compared case by case ------------
+# (tools/check-linux-selftests.sh)
+echo "== Linux mm selftests (ours vs Linux 6.12)"
+bash tools/check-linux-selftests.sh >"$out/selftests.out" 2>&1
+grep -a -v -E '^ok ' "$out/selftests.out"
+count "$out/selftests.out" "linux-selftests"
 
 echo
 if [ ${#failed_names[@]} -gt 0 ]; then

@@ -46,6 +46,10 @@ DTS_FILTER = sed -e '/MEM: the build/s/(128 \* 0x100000)/($(MEM_MIB) * 0x100000)
 KERNEL_DTB = $(BUILD)/dts-$(MEM)/$(BOARD).dtb
 
 DT_EXPECT = mem:$(MEM),board:$(BOARD)
+# INITRD (Makefile): QEMU loads it after the image and passes its start in
+# r6 and in /chosen/linux,initrd-start/end of our device tree, which the
+# kernel reads. The user tests' image is build/microblaze-$(BOARD)/
+# initramfs.cpio (tests/user/user.mk, USER_INITRAMFS).
 # QEMU leaves the illegal-opcode, divide-by-zero and unaligned-access
 # exceptions off on these boards; turn them on (the kernel runs with MSR.EE).
 MB_EXCEPTIONS := -global microblaze-cpu.ill-opcode-exception=on \
@@ -53,5 +57,6 @@ MB_EXCEPTIONS := -global microblaze-cpu.ill-opcode-exception=on \
 	-global microblaze-cpu.unaligned-exceptions=on \
 	-global microblaze-cpu.opcode-0x0-illegal=on
 QEMU_CMD = $(QEMU_BIN) -M petalogix-$(BOARD) -m $(MEM) -nographic $(MB_EXCEPTIONS) \
-	-kernel $(KERNEL_IMAGE) -dtb $(KERNEL_DTB) -append "$(BOOTARGS)" $(QEMU_EXTRA)
+	-kernel $(KERNEL_IMAGE) -dtb $(KERNEL_DTB) -append "$(BOOTARGS)" \
+	$(if $(INITRD),-initrd $(INITRD)) $(QEMU_EXTRA)
 GDB_ARCH := microblaze

@@ -32,8 +32,6 @@
 
 _Static_assert(MAIR_EL1_BOOT == MAIR_EL1_VALUE, "head.S and asm/pgtable.h disagree on MAIR_EL1");
 
-/* Largest device tree we map (QEMU pads its DTB to 1 MiB). */
-#define DTB_MAX_SIZE	(FIX_DTB_PAGES * PAGE_SIZE - PAGE_SIZE)
 
 u64 arm64_entry_el;
 static phys_addr_t kimage_pa;
@@ -58,20 +56,6 @@ static phys_addr_t kpa(const void *sym)
 	return pt_kimage_pa((unsigned long)sym);
 }
 
-/* Map the DTB at dtb_pa: first its header, then as much as it says it needs. */
-static const void *map_dtb(phys_addr_t dtb_pa, u32 *mapped)
-{
-	const u8 *hdr;
-	u32 size;
-
-	if (!dtb_pa)
-		panic("no device tree: the boot loader passed x0 = 0");
-	hdr = fixmap_map_dtb(dtb_pa, 8);
-	size = (u32)hdr[4] << 24 | (u32)hdr[5] << 16 | (u32)hdr[6] << 8 | hdr[7];
-	size = MIN(MAX(size, 64u), (u32)DTB_MAX_SIZE);
-	*mapped = size;
-	return fixmap_map_dtb(dtb_pa, size);
-}
 
 void start_kernel(u64 dtb_pa, u64 el, u64 image_pa, u64 counter0)
 {
@@ -89,7 +73,7 @@ void start_kernel(u64 dtb_pa, u64 el, u64 image_pa, u64 counter0)
 	fixmap_init(&boot_space);
 	ioremap_set_space(&boot_space);
 	pl011_console_start(fixmap_map(FIX_CONSOLE, EARLYCON, PT_READ | PT_WRITE | PT_DEVICE));
-	dtb = map_dtb(dtb_pa, &dtb_size);
+	dtb = fixmap_map_dtb_header_first(dtb_pa, &dtb_size);
 	kernel_main(dtb, dtb_size, dtb_pa);
 }
 

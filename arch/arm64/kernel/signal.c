@@ -58,12 +58,8 @@ _Static_assert(__builtin_offsetof(struct ucontext_user, mcontext) == 176, "ucont
 /* Where the frame goes: below the current SP, or on the alternate stack. */
 static unsigned long frame_address(struct proc *p, struct pt_regs *regs, const struct k_sigaction *act)
 {
-	unsigned long sp = regs->sp;
-	struct sigstate *s = &p->sig;
+	unsigned long sp = signal_stack_top(p, regs->sp, act);
 
-	if ((act->flags & SA_ONSTACK) && s->altstack_size &&
-	    !(sp > s->altstack_sp && sp <= s->altstack_sp + s->altstack_size))
-		sp = s->altstack_sp + s->altstack_size;
 	return ALIGN_DOWN(sp - sizeof(struct rt_sigframe), 16);
 }
 

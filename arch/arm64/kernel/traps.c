@@ -19,21 +19,6 @@
 #define ESR_ISS(esr)	((esr) & 0x1ffffff)
 #define EC_DABT_CUR	0x25	/* data abort taken without a change of EL */
 
-extern const struct extable_entry __start_extable[], __stop_extable[];
-static struct fault_record fixup_fault;
-
-u64 extable_find(u64 pc)
-{
-	for (const struct extable_entry *e = __start_extable; e < __stop_extable; e++)
-		if (e->insn == pc)
-			return e->fixup;
-	return 0;
-}
-
-const struct fault_record *last_fixup_fault(void)
-{
-	return &fixup_fault;
-}
 
 /* The exception class in words (Arm ARM, ESR_ELx.EC). */
 static const char *ec_name(unsigned ec)
@@ -202,12 +187,8 @@ void arm64_exception(struct pt_regs *regs, unsigned long kind)
 
 		if (kernel_user_fault(regs))
 			return;
-		fixup = extable_find(regs->pc);
+		fixup = extable_fixup(regs->pc, regs->esr, regs->far);
 		if (fixup) {
-			fixup_fault.esr = regs->esr;
-			fixup_fault.far = regs->far;
-			fixup_fault.pc = regs->pc;
-			fixup_fault.count++;
 			regs->pc = fixup;
 			return;
 		}

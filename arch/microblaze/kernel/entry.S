@@ -18,9 +18,13 @@
  *           tables physically, load one UTLB slot, record it in the
  *           shadow, return with rted. Touches no stack, only mb_scratch.
  *   full    everything else, and a miss the tables cannot satisfy: save
- *           all registers in a frame on the interrupted kernel stack (or
- *           mb_exc_stack), switch to virtual mode, call mb_exception(regs)
- *           in C, switch back to real mode, restore, return.
+ *           all registers in a frame (at the top of the process's kernel
+ *           stack when coming from user mode, else on the interrupted
+ *           kernel stack, or mb_exc_stack), switch to virtual mode, call
+ *           mb_exception(regs) in C (system calls, faults, interrupts,
+ *           then the work before a return to user mode), switch back to
+ *           real mode, restore, return with the instruction the entry
+ *           kind needs (rtbd r14 / rtid r14 / rtbd r16 / rted r17).
  *
  * Carry: MSR.C is live state of the interrupted code. Both paths use only
  * instructions that keep it (the "k" forms, logical ops, loads/stores,

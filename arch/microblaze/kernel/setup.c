@@ -32,7 +32,6 @@
 #include <asm/memlayout.h>
 
 /* Largest device tree we map. */
-#define DTB_MAX_SIZE	(FIX_DTB_PAGES * PAGE_SIZE - PAGE_SIZE)
 
 static struct pt_space kernel_space;
 static pteval_t swapper_pg_dir[PAGE_SIZE / sizeof(pteval_t)] __attribute__((aligned(PAGE_SIZE)));
@@ -51,20 +50,6 @@ static phys_addr_t kpa(const void *sym)
 	return pt_kimage_pa((unsigned long)sym);
 }
 
-/* Map the DTB at dtb_pa: first its header, then as much as it says it needs. */
-static const void *map_dtb(phys_addr_t dtb_pa, u32 *mapped)
-{
-	const u8 *hdr;
-	u32 size;
-
-	if (!dtb_pa)
-		panic("no device tree: the boot loader passed r7 = 0");
-	hdr = fixmap_map_dtb(dtb_pa, 8);
-	size = (u32)hdr[4] << 24 | (u32)hdr[5] << 16 | (u32)hdr[6] << 8 | hdr[7];
-	size = MIN(MAX(size, 64u), (u32)DTB_MAX_SIZE);
-	*mapped = size;
-	return fixmap_map_dtb(dtb_pa, size);
-}
 
 void start_kernel(u32 dtb_pa)
 {
@@ -78,7 +63,7 @@ void start_kernel(u32 dtb_pa)
 	fixmap_init(&kernel_space);
 	ioremap_set_space(&kernel_space);
 	early_console_start(fixmap_map(FIX_CONSOLE, EARLYCON, PT_READ | PT_WRITE | PT_DEVICE));
-	dtb = map_dtb(dtb_pa, &dtb_size);
+	dtb = fixmap_map_dtb_header_first(dtb_pa, &dtb_size);
 	kernel_main(dtb, dtb_size, dtb_pa);
 }
 

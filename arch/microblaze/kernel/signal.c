@@ -56,12 +56,8 @@ _Static_assert(sizeof(struct rt_sigframe) == 320, "rt_sigframe layout");
  * 8-byte aligned as Linux does. */
 static unsigned long frame_address(struct proc *p, struct pt_regs *regs, const struct k_sigaction *act)
 {
-	unsigned long sp = regs->r[1];
-	struct sigstate *s = &p->sig;
+	unsigned long sp = signal_stack_top(p, regs->r[1], act);
 
-	if ((act->flags & SA_ONSTACK) && s->altstack_size &&
-	    !(sp > s->altstack_sp && sp <= s->altstack_sp + s->altstack_size))
-		sp = s->altstack_sp + s->altstack_size;
 	return ALIGN_DOWN(sp - sizeof(struct rt_sigframe), 8);
 }
 
@@ -88,7 +84,7 @@ bool arch_setup_frame(struct proc *p, struct pt_regs *regs, int sig, const struc
 	f.uc.uc_stack.sp = p->sig.altstack_sp;
 	f.uc.uc_stack.size = p->sig.altstack_size;
 	f.uc.uc_stack.flags = p->sig.altstack_size ? 0 : 2;	/* SS_DISABLE */
-	f.uc.uc_sigmask = blocked;
+	f.uc.uc_sigmask = sigset_user(blocked);
 	memcpy(sc->r, regs->r, sizeof(sc->r));
 	sc->pc = regs->pc;
 	sc->msr = regs->msr;
@@ -126,6 +122,6 @@ bool arch_sigreturn(struct proc *p, struct pt_regs *regs, u64 *blocked)
 	memcpy(&regs->r[1], &sc->r[1], sizeof(regs->r) - sizeof(regs->r[0]));
 	regs->pc = sc->pc & ~3u;
 	regs->msr = (regs->msr & ~MSR_C) | (sc->msr & MSR_C);
-	*blocked = f.uc.uc_sigmask;
+	*blocked = sigset_user(f.uc.uc_sigmask);
 	return true;
 }

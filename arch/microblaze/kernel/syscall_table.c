@@ -72,6 +72,7 @@ const struct syscall_entry arch_syscalls[] = {
 	SYS(88, reboot),
 	SYS(90, mmap),
 	SYS(91, munmap),
+	SYS(93, ftruncate),
 	SYS(114, wait4),
 	SYS(116, sysinfo),
 	ADAPT(120, mb_clone, "clone"),
@@ -114,6 +115,7 @@ const struct syscall_entry arch_syscalls[] = {
 	SYS(343, pipe2),
 	SYS(370, prlimit64),
 	SYS(385, getrandom),
+	SYS(386, memfd_create),
 	SYS(400, rseq),
 	SYS(462, mseal),
 };

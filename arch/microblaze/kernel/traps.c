@@ -31,21 +31,6 @@
 #define BUS_ADRERR	2
 #define TRAP_BRKPT	1
 
-extern const struct extable_entry __start_extable[], __stop_extable[];
-static struct fault_record fixup_fault;
-
-u64 extable_find(u64 pc)
-{
-	for (const struct extable_entry *e = __start_extable; e < __stop_extable; e++)
-		if (e->insn == pc)
-			return e->fixup;
-	return 0;
-}
-
-const struct fault_record *last_fixup_fault(void)
-{
-	return &fixup_fault;
-}
 
 int probe_write_words(void *addr, u32 first, u32 second);
 
@@ -115,13 +100,9 @@ static bool fixup(struct pt_regs *regs)
 		return false;
 	if (ec != EC_DATA_STORAGE && ec != EC_DATA_TLB_MISS && ec != EC_UNALIGNED)
 		return false;
-	to = extable_find(regs->pc);
+	to = extable_fixup(regs->pc, regs->esr, regs->ear);
 	if (!to)
 		return false;
-	fixup_fault.esr = regs->esr;
-	fixup_fault.far = regs->ear;
-	fixup_fault.pc = regs->pc;
-	fixup_fault.count++;
 	regs->pc = (u32)to;
 	return true;
 }

@@ -151,6 +151,20 @@ void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 int munmap(void *addr, size_t len) { return (int)syscall_ret(SYS_munmap, addr, len); }
 int mprotect(void *addr, size_t len, int prot) { return (int)syscall_ret(SYS_mprotect, addr, len, prot); }
 int madvise(void *addr, size_t len, int advice) { return (int)syscall_ret(SYS_madvise, addr, len, advice); }
+int mseal(void *addr, size_t len, unsigned long flags) { return (int)syscall_ret(SYS_mseal, addr, len, flags); }
+
+void *mremap(void *old_address, size_t old_size, size_t new_size, int flags, ...)
+{
+	void *new_address = 0;
+
+	if (flags & (MREMAP_FIXED | MREMAP_DONTUNMAP)) {
+		va_list ap;
+		va_start(ap, flags);
+		new_address = va_arg(ap, void *);
+		va_end(ap);
+	}
+	return (void *)syscall_ret(SYS_mremap, old_address, old_size, new_size, flags, new_address);
+}
 
 /* The kernel's brk returns the new break, or the old one when it refuses. */
 static unsigned long cur_brk;

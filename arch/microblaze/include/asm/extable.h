@@ -16,6 +16,10 @@ struct extable_entry {
 /* Fixup address for a fault at pc, or 0 if pc is not in the table. */
 u64 extable_find(u64 pc);
 
+/* For a fault at pc (syndrome and address as the arch reports them): the
+ * fixup address, with the fault recorded for last_fixup_fault(); or 0. */
+u64 extable_fixup(u64 pc, u64 syndrome, u64 addr);
+
 /*
  * Read or write 8 (or 4) bytes at addr; return 0, or -14 (EFAULT) if the
  * access faulted. The fault is recorded (see last_fixup_fault()). The

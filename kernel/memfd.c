@@ -1,0 +1,395 @@
+/*
+ * memfd.c - anonymous in-memory files: memfd_create, and the ftruncate and
+ * fallocate calls that size them, with Linux's argument checks and errno.
+ *
+ * A memfd is a sparse array of pages indexed by page number: a hole reads
+ * as zeros and gets a page when it is first written or mapped. The file
+ * and every VMA mapping it share one reference count (struct vma_file,
+ * vma.h), so the pages live until the last fd is closed and the last
+ * mapping is gone. Mappings (sys_mmap) take the file's pages themselves:
+ * MAP_SHARED maps them, MAP_PRIVATE maps them read-only and copies on
+ * write (mm_fault).
+ *
+ * Differences from Linux's shmem, on purpose for now: shrinking a file or
+ * punching a hole does not take the pages out of existing mappings (they
+ * keep their reference and stay mapped; Linux unmaps them), there are no
+ * file seals (F_ADD_SEALS), no MFD_HUGETLB, and a file holds at most
+ * MEMFD_MAX_PAGES pages (EFBIG beyond).
+ */
+#include "syscall.h"
+#include "proc.h"
+#include "vfs.h"
+#include "mm.h"
+#include "uaccess.h"
+#include "errno.h"
+#include "kstring.h"
+#include "page_alloc.h"
+#include "memfd.h"
+
+#define MFD_CLOEXEC		0x0001u
+#define MFD_ALLOW_SEALING	0x0002u
+#define MFD_HUGETLB		0x0004u
+#define MFD_NOEXEC_SEAL		0x0008u
+#define MFD_EXEC		0x0010u
+#define MFD_NAME_MAX		249	/* NAME_MAX less "memfd:" */
+
+#define FALLOC_FL_KEEP_SIZE	0x01
+#define FALLOC_FL_PUNCH_HOLE	0x02
+#define FALLOC_FL_SUPPORTED	0x7f	/* every mode bit Linux knows */
+
+#define PTRS_PER_TABLE_PAGE	(PAGE_SIZE / sizeof(struct page *))
+#define MEMFD_TABLE_MAX_ORDER	9
+#define MEMFD_MAX_PAGES		(PTRS_PER_TABLE_PAGE << MEMFD_TABLE_MAX_ORDER)
+
+struct memfd {
+	struct vma_file vf;		/* first: container of the vma_file */
+	struct file *file;		/* the one open file (dup shares it) */
+	u64 size;			/* bytes */
+	struct page **pages;		/* page index -> page, NULL for a hole */
+	int table_order;		/* pages[] is 2^order pages; -1: none yet */
+	char name[MFD_NAME_MAX + 24];	/* "/memfd:NAME (deleted)", as Linux shows it */
+};
+
+_Static_assert(sizeof(struct memfd) <= PAGE_SIZE, "a memfd lives in one page");
+
+static struct memfd *to_memfd(struct vma_file *f)
+{
+	return (struct memfd *)f;
+}
+
+static u64 table_slots(const struct memfd *m)
+{
+	return m->table_order < 0 ? 0 : PTRS_PER_TABLE_PAGE << m->table_order;
+}
+
+/* Grow the page table to hold index idx; false when it cannot. */
+static bool table_cover(struct memfd *m, u64 idx)
+{
+	struct page *tp;
+	int order = m->table_order < 0 ? 0 : m->table_order;
+
+	if (idx < table_slots(m))
+		return true;
+	while ((PTRS_PER_TABLE_PAGE << order) <= idx)
+		order++;
+	if (order > MEMFD_TABLE_MAX_ORDER || !(tp = alloc_pages(GFP_ZERO, (unsigned)order)))
+		return false;
+	if (m->pages) {
+		memcpy(page_address(tp), m->pages, table_slots(m) * sizeof(struct page *));
+		free_pages(phys_to_page(virt_to_phys(m->pages)), (unsigned)m->table_order);
+	}
+	m->pages = page_address(tp);
+	m->table_order = order;
+	return true;
+}
+
+/* The page at idx, allocated (zeroed) if it is a hole; NULL when out of memory. */
+static struct page *memfd_page_alloc(struct memfd *m, u64 idx)
+{
+	struct page *pg;
+
+	if (!table_cover(m, idx))
+		return NULL;
+	if (!m->pages[idx]) {
+		pg = alloc_pages(GFP_ZERO, 0);
+		if (!pg)
+			return NULL;
+		m->pages[idx] = pg;
+	}
+	return m->pages[idx];
+}
+
+static struct page *memfd_page_at(const struct memfd *m, u64 idx)
+{
+	return idx < table_slots(m) ? m->pages[idx] : NULL;
+}
+
+/* Drop the file's pages in [from, to) (page indexes); mappings keep theirs. */
+static void memfd_drop_pages(struct memfd *m, u64 from, u64 to)
+{
+	to = MIN(to, table_slots(m));
+	for (u64 i = from; i < to; i++) {
+		if (m->pages[i]) {
+			page_put(m->pages[i]);
+			m->pages[i] = NULL;
+		}
+	}
+}
+
+/* Zero [off, off + n) inside one page, if that page exists. */
+static void memfd_zero(struct memfd *m, u64 off, u64 n)
+{
+	struct page *pg = memfd_page_at(m, off / PAGE_SIZE);
+
+	if (pg && n)
+		memset((u8 *)page_address(pg) + off % PAGE_SIZE, 0, n);
+}
+
+static void memfd_set_size(struct memfd *m, u64 size)
+{
+	m->size = size;
+	m->file->size = size;
+	m->file->st.size = size;
+	m->file->st.blocks = (size + 511) / 512;
+}
+
+/* Resize to size: pages past the end go, the tail of the last page is zeroed. */
+static void memfd_truncate(struct memfd *m, u64 size)
+{
+	if (size < m->size) {
+		u64 first_gone = (size + PAGE_SIZE - 1) / PAGE_SIZE;
+
+		memfd_drop_pages(m, first_gone, (m->size + PAGE_SIZE - 1) / PAGE_SIZE);
+		if (size % PAGE_SIZE)
+			memfd_zero(m, size, PAGE_SIZE - size % PAGE_SIZE);
+	}
+	memfd_set_size(m, size);
+}
+
+/* ---- the vma_file side (mappings) ---- */
+
+static struct page *memfd_vma_page(struct vma_file *f, u64 pgoff)
+{
+	struct memfd *m = to_memfd(f);
+
+	if (pgoff >= (m->size + PAGE_SIZE - 1) / PAGE_SIZE)
+		return NULL;	/* beyond the end: SIGBUS */
+	return memfd_page_alloc(m, pgoff);
+}
+
+static void memfd_release(struct vma_file *f)
+{
+	struct memfd *m = to_memfd(f);
+
+	memfd_drop_pages(m, 0, table_slots(m));
+	if (m->pages)
+		free_pages(phys_to_page(virt_to_phys(m->pages)), (unsigned)m->table_order);
+	free_page_va(m);
+}
+
+static const struct vma_file_ops memfd_vma_ops = {
+	.page = memfd_vma_page,
+	.release = memfd_release,
+};
+
+/* ---- the open file ---- */
+
+static long memfd_read(struct file *f, void *buf, size_t n, u64 *off)
+{
+	struct memfd *m = f->priv;
+	size_t done = 0;
+
+	if (*off >= m->size)
+		return 0;
+	n = MIN(n, m->size - *off);
+	while (done < n) {
+		u64 pos = *off + done;
+		size_t chunk = MIN(n - done, PAGE_SIZE - pos % PAGE_SIZE);
+		struct page *pg = memfd_page_at(m, pos / PAGE_SIZE);
+
+		if (pg)
+			memcpy((u8 *)buf + done, (u8 *)page_address(pg) + pos % PAGE_SIZE, chunk);
+		else
+			memset((u8 *)buf + done, 0, chunk);
+		done += chunk;
+	}
+	*off += done;
+	return (long)done;
+}
+
+static long memfd_write(struct file *f, const void *buf, size_t n, u64 *off)
+{
+	struct memfd *m = f->priv;
+	size_t done = 0;
+
+	if (*off + n < *off || (*off + n + PAGE_SIZE - 1) / PAGE_SIZE > MEMFD_MAX_PAGES)
+		return -EFBIG;
+	while (done < n) {
+		u64 pos = *off + done;
+		size_t chunk = MIN(n - done, PAGE_SIZE - pos % PAGE_SIZE);
+		struct page *pg = memfd_page_alloc(m, pos / PAGE_SIZE);
+
+		if (!pg)
+			break;
+		memcpy((u8 *)page_address(pg) + pos % PAGE_SIZE, (const u8 *)buf + done, chunk);
+		done += chunk;
+	}
+	if (!done && n)
+		return -ENOSPC;
+	*off += done;
+	if (*off > m->size)
+		memfd_set_size(m, *off);
+	return (long)done;
+}
+
+static void memfd_file_release(struct file *f)
+{
+	vma_file_put(&((struct memfd *)f->priv)->vf);
+}
+
+static const struct file_ops memfd_file_ops = {
+	.read = memfd_read,
+	.write = memfd_write,
+	.release = memfd_file_release,
+};
+
+struct vma_file *memfd_vma_file(struct file *f, const char **name)
+{
+	struct memfd *m;
+
+	if (!f || f->ops != &memfd_file_ops)
+		return NULL;
+	m = f->priv;
+	*name = m->name;
+	return &m->vf;
+}
+
+/* memfd_create(name, flags): a new empty file on the lowest free fd. */
+long sys_memfd_create(const unsigned long *a)
+{
+	struct proc *p = current_proc();
+	unsigned flags = (unsigned)a[1];
+	char uname[MFD_NAME_MAX + 2];
+	struct memfd *m;
+	struct file *f;
+	long n;
+	int fd;
+
+	if (a[1] & ~(unsigned long)(MFD_CLOEXEC | MFD_ALLOW_SEALING | MFD_HUGETLB | MFD_NOEXEC_SEAL | MFD_EXEC))
+		return -EINVAL;
+	if ((flags & MFD_EXEC) && (flags & MFD_NOEXEC_SEAL))
+		return -EINVAL;
+	if (flags & MFD_HUGETLB)
+		return -EINVAL;	/* no hugetlbfs behind memfds yet */
+	n = strncpy_from_user(uname, (const char *)a[0], sizeof(uname));
+	if (n == -ENAMETOOLONG || n > MFD_NAME_MAX)
+		return -EINVAL;
+	if (n < 0)
+		return n;
+	for (fd = 0; fd < NOFILE && p->files[fd]; fd++)
+		;
+	if (fd == NOFILE)
+		return -EMFILE;
+	m = alloc_page_va(GFP_ZERO);
+	if (!m)
+		return -ENOMEM;
+	f = file_alloc();
+	if (!f) {
+		free_page_va(m);
+		return -ENFILE;
+	}
+	m->vf.refs = 1;		/* the open file's */
+	m->vf.ops = &memfd_vma_ops;
+	m->file = f;
+	m->table_order = -1;
+	memcpy(m->name, "/memfd:", 7);
+	memcpy(m->name + 7, uname, (size_t)n);
+	memcpy(m->name + 7 + n, " (deleted)", 11);
+	f->ops = &memfd_file_ops;
+	f->priv = m;
+	f->st.mode = S_IFREG | 0777;
+	f->st.nlink = 0;	/* unlinked from the start */
+	f->st.blksize = PAGE_SIZE;
+	f->st.ino = (u64)(uintptr_t)m;
+	p->files[fd] = f;
+	return fd;
+}
+
+/* The memfd behind fd, or NULL; *err says why not (Linux's errno for ftruncate). */
+static struct memfd *fd_memfd(unsigned long fd, long *err)
+{
+	struct proc *p = current_proc();
+	struct file *f;
+
+	if ((long)(int)fd < 0 || (long)(int)fd >= NOFILE || !(f = p->files[(int)fd])) {
+		*err = -EBADF;
+		return NULL;
+	}
+	if (f->ops != &memfd_file_ops) {
+		*err = -EINVAL;	/* not a regular file opened for writing */
+		return NULL;
+	}
+	return f->priv;
+}
+
+long sys_ftruncate(const unsigned long *a)
+{
+	long len = (long)a[1], err = -EBADF;
+	struct memfd *m;
+
+	if (len < 0)
+		return -EINVAL;
+	m = fd_memfd(a[0], &err);
+	if (!m)
+		return err;
+	if ((u64)len / PAGE_SIZE >= MEMFD_MAX_PAGES)
+		return -EFBIG;
+	memfd_truncate(m, (u64)len);
+	return 0;
+}
+
+/*
+ * fallocate(fd, mode, offset, len): mode 0 allocates the range and extends
+ * the size, FALLOC_FL_KEEP_SIZE only allocates, FALLOC_FL_PUNCH_HOLE |
+ * FALLOC_FL_KEEP_SIZE frees it. The checks come in vfs_fallocate()'s order.
+ */
+long sys_fallocate(const unsigned long *a)
+{
+	struct proc *p = current_proc();
+	int mode = (int)a[1];
+	long off = (long)a[2], len = (long)a[3];
+	struct file *f;
+	struct memfd *m;
+	u64 end;
+
+	if (off < 0 || len <= 0)
+		return -EINVAL;
+	if (mode & ~FALLOC_FL_SUPPORTED)
+		return -EOPNOTSUPP;
+	if ((mode & FALLOC_FL_PUNCH_HOLE) && !(mode & FALLOC_FL_KEEP_SIZE))
+		return -EOPNOTSUPP;
+	if ((long)(int)a[0] < 0 || (long)(int)a[0] >= NOFILE || !(f = p->files[(int)a[0]]))
+		return -EBADF;
+	if (f->ops != &memfd_file_ops) {
+		switch (f->st.mode & S_IFMT) {
+		case 0010000:	/* a pipe: the read end is not open for writing */
+			return (f->st.mode & 0200) ? -ESPIPE : -EBADF;
+		case S_IFCHR:
+			return -ENODEV;
+		default:
+			return -EBADF;	/* initramfs and /proc files are read-only */
+		}
+	}
+	if (mode & ~(FALLOC_FL_KEEP_SIZE | FALLOC_FL_PUNCH_HOLE))
+		return -EOPNOTSUPP;	/* shmem supports only these */
+	m = f->priv;
+	if (off + len < off)
+		return -EFBIG;
+	end = (u64)off + (u64)len;
+	if ((end + PAGE_SIZE - 1) / PAGE_SIZE > MEMFD_MAX_PAGES)
+		return -EFBIG;
+	if (mode & FALLOC_FL_PUNCH_HOLE) {
+		u64 first, last;
+
+		end = MIN(end, m->size);
+		if ((u64)off >= end)
+			return 0;
+		first = ((u64)off + PAGE_SIZE - 1) / PAGE_SIZE;
+		last = end / PAGE_SIZE;
+		if (first > last) {	/* inside one page */
+			memfd_zero(m, (u64)off, end - (u64)off);
+			return 0;
+		}
+		memfd_zero(m, (u64)off, first * PAGE_SIZE - (u64)off);
+		memfd_drop_pages(m, first, last);
+		if (end > last * PAGE_SIZE)
+			memfd_zero(m, last * PAGE_SIZE, end - last * PAGE_SIZE);
+		return 0;
+	}
+	for (u64 i = (u64)off / PAGE_SIZE; i < (end + PAGE_SIZE - 1) / PAGE_SIZE; i++)
+		if (!memfd_page_alloc(m, i))
+			return -ENOSPC;
+	if (!(mode & FALLOC_FL_KEEP_SIZE) && end > m->size)
+		memfd_set_size(m, end);
+	return 0;
+}

@@ -1,0 +1,17 @@
+/*
+ * memfd.h - anonymous in-memory files (memfd_create), see memfd.c.
+ */
+#ifndef MEMFD_H
+#define MEMFD_H
+
+#include "vfs.h"
+#include "vma.h"
+
+/*
+ * If f is a memfd: what a mapping of it takes its pages from (the caller
+ * takes its own reference with vma_file_get()) and, in *name, the name
+ * /proc/self/maps shows. NULL for any other file.
+ */
+struct vma_file *memfd_vma_file(struct file *f, const char **name);
+
+#endif

@@ -1,0 +1,73 @@
+/*
+ * pkeys.c - memory protection keys on a CPU without them, as Linux 6.12
+ * behaves on arm64 without FEAT_POE (measured on Debian's kernel by
+ * tests/selftests/mm_probe.c):
+ *   pkey_alloc(flags, rights): EINVAL for any flag or unknown rights bit,
+ *       else ENOSPC (no key can be handed out);
+ *   pkey_free(key): key 0 is allocated in every new address space and may
+ *       be freed once (0); any other key, or 0 again, is EINVAL;
+ *   pkey_mprotect(addr, len, prot, key): mprotect when key is -1 or an
+ *       allocated key (only 0 can be), else EINVAL after mprotect's own
+ *       argument checks.
+ * The freed keys are per address space (mm->pkeys_freed), kept over fork
+ * and reset by execve (a new mm starts with zero).
+ */
+#include "syscall.h"
+#include "proc.h"
+#include "mm.h"
+#include "errno.h"
+
+#define PKEY_ACCESS_MASK	0xful	/* DISABLE_ACCESS, _WRITE, _EXECUTE, _READ (arm64) */
+#define ARCH_MAX_PKEY		8	/* arm64's POE register has 8 keys */
+
+#define PROT_READ	0x1
+#define PROT_WRITE	0x2
+#define PROT_EXEC	0x4
+#define PROT_SEM	0x8
+#define PROT_GROWSDOWN	0x01000000
+#define PROT_GROWSUP	0x02000000
+
+static bool pkey_allocated(const struct mm *mm, long key)
+{
+	return key == 0 && !(mm->pkeys_freed & 1);
+}
+
+long sys_pkey_alloc(const unsigned long *a)
+{
+	if (a[0])
+		return -EINVAL;
+	if (a[1] & ~PKEY_ACCESS_MASK)
+		return -EINVAL;
+	return -ENOSPC;
+}
+
+long sys_pkey_free(const unsigned long *a)
+{
+	struct mm *mm = current_proc()->mm;
+	long key = (long)(int)a[0];
+
+	if (key < 0 || key >= ARCH_MAX_PKEY || !pkey_allocated(mm, key))
+		return -EINVAL;
+	mm->pkeys_freed |= 1u << key;
+	return 0;
+}
+
+long sys_pkey_mprotect(const unsigned long *a)
+{
+	unsigned long start = a[0], len = a[1], prot = a[2];
+	long key = (long)(int)a[3];
+
+	if (key == -1 || pkey_allocated(current_proc()->mm, key))
+		return sys_mprotect(a);
+	/* do_mprotect_pkey(): the argument checks come before the key's. */
+	if ((prot & PROT_GROWSDOWN) && (prot & PROT_GROWSUP))
+		return -EINVAL;
+	if (start & (PAGE_SIZE - 1))
+		return -EINVAL;
+	if (!len)
+		return 0;
+	len = (len + PAGE_SIZE - 1) & ~(unsigned long)(PAGE_SIZE - 1);
+	if (start + len <= start)
+		return -ENOMEM;
+	return -EINVAL;
+}

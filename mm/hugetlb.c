@@ -1,0 +1,382 @@
+/*
+ * hugetlb.c - huge page pools and MAP_HUGETLB mappings (see hugetlb.h).
+ */
+#include "hugetlb.h"
+#include "page_alloc.h"
+#include "printk.h"
+#include "errno.h"
+#include "kstring.h"
+
+#define MAX_HSTATES 4
+
+static struct hstate hstates[MAX_HSTATES];
+static int nr_hstates;
+
+u64 opt_hugepages;
+const char *opt_hugepagesz;
+
+/* ---- sizes ---- */
+
+static unsigned order_for(u64 size)
+{
+	unsigned order = 0;
+
+	while (((u64)PAGE_SIZE << order) < size)
+		order++;
+	return order;
+}
+
+/* Parse "2M", "1G", "4M", "2048K" or a number of bytes; 0 if malformed. */
+static u64 parse_size(const char *s)
+{
+	u64 v = 0;
+
+	for (; *s >= '0' && *s <= '9'; s++)
+		v = v * 10 + (u64)(*s - '0');
+	switch (*s) {
+	case 'K': case 'k': return s[1] ? 0 : v << 10;
+	case 'M': case 'm': return s[1] ? 0 : v << 20;
+	case 'G': case 'g': return s[1] ? 0 : v << 30;
+	case '\0': return v;
+	default: return 0;
+	}
+}
+
+static struct hstate *hstate_of_size(u64 size)
+{
+	for (int i = 0; i < nr_hstates; i++)
+		if (hstates[i].size == size)
+			return &hstates[i];
+	return NULL;
+}
+
+struct hstate *hugetlb_default(void)
+{
+	return nr_hstates ? &hstates[0] : NULL;
+}
+
+struct hstate *hugetlb_from_mmap_flags(unsigned long flags)
+{
+	unsigned shift = (flags >> 26) & 0x3f;	/* MAP_HUGE_SHIFT, MAP_HUGE_MASK */
+
+	return shift ? hstate_of_size(1ull << shift) : hugetlb_default();
+}
+
+unsigned hugetlb_vma_flags(const struct hstate *h, bool reserve)
+{
+	return VM_HUGETLB | VM_HUGE_LEVEL(h->level) | (reserve ? VM_HUGE_RESV : 0);
+}
+
+struct hstate *hugetlb_of_vma(const struct vma *v)
+{
+	int level = (int)((v->flags >> VM_HUGE_LEVEL_SHIFT) & 3);
+
+	for (int i = 0; i < nr_hstates; i++)
+		if (hstates[i].level == level)
+			return &hstates[i];
+	panic("hugetlb VMA 0x%lx-0x%lx has no size (level %d)", v->start, v->end, level);
+}
+
+/* ---- the pool ---- */
+
+static void pool_push(struct hstate *h, struct page *pg)
+{
+	pg->next = h->freelist;
+	h->freelist = pg;
+	h->free++;
+}
+
+static struct page *pool_pop(struct hstate *h)
+{
+	struct page *pg = h->freelist;
+
+	if (pg) {
+		h->freelist = pg->next;
+		pg->next = NULL;
+		h->free--;
+	}
+	return pg;
+}
+
+/*
+ * A fresh pool page from the buddy allocator: zeroed now if init_on_alloc
+ * asks for it, and marked so that its first fault does not clear it again
+ * (the same if the allocator knew the block was zero already).
+ */
+static bool pool_grow_one(struct hstate *h)
+{
+	bool zero;
+	struct page *pg = alloc_pages_zero_state(0, h->order, &zero);
+
+	if (!pg)
+		return false;
+	if (zero)
+		pg->flags |= PG_PREZEROED;
+	pool_push(h, pg);
+	h->nr++;
+	return true;
+}
+
+/* Give a free pool page back to the buddy allocator. */
+static void pool_shrink_one(struct hstate *h)
+{
+	struct page *pg = pool_pop(h);
+	bool zero = pg->flags & PG_PREZEROED;
+
+	pg->flags &= ~PG_PREZEROED;
+	if (zero)
+		free_pages_zeroed(pg, h->order);	/* already zero: init_on_free has nothing to do */
+	else
+		free_pages(pg, h->order);
+	h->nr--;
+}
+
+u64 hugetlb_set_pool(struct hstate *h, u64 n)
+{
+	while (h->nr < n && pool_grow_one(h))
+		;
+	/* Only free pages that are not promised to a mapping can go. */
+	while (h->nr > n && h->free > h->resv)
+		pool_shrink_one(h);
+	return h->nr;
+}
+
+long hugetlb_reserve(struct hstate *h, u64 n)
+{
+	if (h->free < h->resv || h->free - h->resv < n)
+		return -ENOMEM;	/* HT-4: no surplus pages (nr_overcommit_hugepages is 0) */
+	h->resv += n;
+	return 0;
+}
+
+/* A mapping dropped its last reference to pg: back to the pool. */
+static void huge_page_release(struct hstate *h, struct page *pg)
+{
+	pg->flags &= ~PG_PREZEROED;
+	if (init_on_free) {
+		zero_pages(pg, h->order);	/* cleared on the way out: not again at fault */
+		pg->flags |= PG_PREZEROED;
+	}
+	pg->refcount = 1;
+	pool_push(h, pg);
+}
+
+static void huge_page_put(struct hstate *h, struct page *pg)
+{
+	BUG_ON(pg->refcount <= 0);
+	if (--pg->refcount == 0)
+		huge_page_release(h, pg);
+}
+
+void hugetlb_init(void)
+{
+	for (int level = PT_LAST_LEVEL - 1; level >= 0 && nr_hstates < MAX_HSTATES; level--) {
+		u64 size = pt_level_size(level);
+		unsigned order = order_for(size);
+
+		if (!arch_pt_leaf_ok(level) || order >= MAX_ORDER)
+			continue;
+		hstates[nr_hstates].level = level;
+		hstates[nr_hstates].order = order;
+		hstates[nr_hstates].size = size;
+		nr_hstates++;
+	}
+	if (opt_hugepages) {
+		struct hstate *h = opt_hugepagesz ? hstate_of_size(parse_size(opt_hugepagesz)) : hugetlb_default();
+
+		if (!h) {
+			printk("hugetlb: hugepagesz=%s is not a size this kernel supports\n", opt_hugepagesz);
+			return;
+		}
+		hugetlb_set_pool(h, opt_hugepages);
+		printk("hugetlb: %llu of %llu %llu KiB pages in the pool\n", (unsigned long long)h->nr,
+		       (unsigned long long)opt_hugepages, (unsigned long long)(h->size >> 10));
+	}
+}
+
+void hugetlb_meminfo(u64 *total, u64 *free, u64 *resv, u64 *size_kb)
+{
+	struct hstate *h = hugetlb_default();
+
+	*total = h ? h->nr : 0;
+	*free = h ? h->free : 0;
+	*resv = h ? h->resv : 0;
+	*size_kb = h ? h->size >> 10 : 0;
+}
+
+/* ---- mappings ---- */
+
+/* The entry slot for the huge leaf covering addr (tables allocated if alloc). */
+static bool huge_slot(struct mm *mm, const struct hstate *h, unsigned long addr, bool alloc,
+		      struct pt_cursor *c)
+{
+	if (!pt_walk(&mm->pt, addr, h->level, alloc, c))
+		return false;
+	return c->level == h->level;
+}
+
+static void huge_set(struct mm *mm, struct pt_cursor *c, pteval_t new)
+{
+	pte_update(&mm->pt, c->ptep, c->val, new, c->va, c->level);
+	c->val = new;
+}
+
+static struct page *huge_entry_page(pteval_t v)
+{
+	if (arch_pte_valid(v))
+		return phys_to_page(arch_pte_pa(v));
+	if (arch_pte_swp_kind(v) == ARCH_SWP_PROTNONE)
+		return phys_to_page(arch_pte_swp_pa(v));
+	return NULL;
+}
+
+/* The leaf mapping pg in v (PROT_NONE: a software entry). */
+static pteval_t huge_entry(const struct vma *v, const struct hstate *h, struct page *pg, bool writable)
+{
+	unsigned prot = vma_prot(v->flags);
+
+	if (!(v->flags & VM_ACCESS))
+		return arch_pte_mk_swp(ARCH_SWP_PROTNONE, page_to_phys(pg));
+	if (!writable)
+		prot &= ~PT_WRITE;
+	return arch_pte_mk_leaf(page_to_phys(pg), prot, h->level);
+}
+
+static bool huge_can_write(const struct vma *v, const struct page *pg)
+{
+	return (v->flags & VM_WRITE) && ((v->flags & VM_SHARED) || pg->refcount == 1);
+}
+
+/* Take a page for a fault: a reserved one for a reserving VMA, else a spare one. */
+static struct page *take_page(struct hstate *h, const struct vma *v)
+{
+	struct page *pg;
+
+	if (v->flags & VM_HUGE_RESV) {
+		BUG_ON(h->resv == 0);
+		h->resv--;
+	} else if (h->free <= h->resv) {
+		return NULL;	/* HT-5: nothing unreserved left: SIGBUS */
+	}
+	pg = pool_pop(h);
+	BUG_ON(!pg);
+	if (!(pg->flags & PG_PREZEROED))
+		zero_pages(pg, h->order);	/* the one clear this page gets */
+	pg->flags &= ~PG_PREZEROED;
+	pg->refcount = 1;
+	return pg;
+}
+
+int hugetlb_fault(struct mm *mm, struct vma *v, unsigned long addr, enum fault_access access)
+{
+	struct hstate *h = hugetlb_of_vma(v);
+	unsigned long base = ALIGN_DOWN(addr, h->size);
+	struct pt_cursor c;
+	struct page *pg, *copy;
+
+	if (!huge_slot(mm, h, base, true, &c))
+		return -ENOMEM;
+	pg = huge_entry_page(c.val);
+	if (!pg) {
+		pg = take_page(h, v);
+		if (!pg)
+			return -ENOMEM;	/* the caller turns it into SIGBUS */
+		huge_set(mm, &c, huge_entry(v, h, pg, v->flags & VM_WRITE));
+		return 0;
+	}
+	if (access == FAULT_WRITE && !huge_can_write(v, pg)) {
+		/* copy-on-write of a private page shared with a fork child */
+		if (h->free <= h->resv || !(copy = pool_pop(h)))
+			return -ENOMEM;
+		copy->flags &= ~PG_PREZEROED;
+		copy->refcount = 1;
+		for (u64 off = 0; off < h->size; off += PAGE_SIZE)
+			memcpy((u8 *)page_address(copy) + off, (u8 *)page_address(pg) + off, PAGE_SIZE);
+		huge_set(mm, &c, huge_entry(v, h, copy, true));
+		huge_page_put(h, pg);
+		return 0;
+	}
+	pteval_t want = huge_entry(v, h, pg, huge_can_write(v, pg));
+
+	if (want == c.val)
+		return -SEGV_ACCERR;
+	huge_set(mm, &c, want);
+	return 0;
+}
+
+void hugetlb_zap(struct mm *mm, struct vma *v, unsigned long start, unsigned long end, bool removing)
+{
+	struct hstate *h = hugetlb_of_vma(v);
+
+	for (unsigned long va = start; va < end; va += h->size) {
+		struct pt_cursor c;
+		struct page *pg = NULL;
+
+		if (huge_slot(mm, h, va, false, &c))
+			pg = huge_entry_page(c.val);
+		if (pg) {
+			huge_set(mm, &c, ARCH_PTE_INVALID);
+			huge_page_put(h, pg);
+			if (!removing && (v->flags & VM_HUGE_RESV))
+				h->resv++;	/* empty again: its reservation stands */
+		} else if (removing && (v->flags & VM_HUGE_RESV)) {
+			h->resv--;	/* HT-6: an unused reservation goes */
+		}
+	}
+}
+
+int hugetlb_copy(struct mm *dst, struct mm *src, struct vma *v)
+{
+	struct hstate *h = hugetlb_of_vma(v);
+
+	for (unsigned long va = v->start; va < v->end; va += h->size) {
+		struct pt_cursor c, d;
+		struct page *pg;
+		pteval_t child;
+
+		if (!huge_slot(src, h, va, false, &c) || !(pg = huge_entry_page(c.val)))
+			continue;
+		if (!huge_slot(dst, h, va, true, &d))
+			return -ENOMEM;
+		pg->refcount++;
+		child = c.val;
+		if (!(v->flags & VM_SHARED) && arch_pte_valid(c.val)) {
+			child = huge_entry(v, h, pg, false);
+			if (c.val != child)
+				huge_set(src, &c, child);	/* both copy on their next write */
+		}
+		huge_set(dst, &d, child);
+	}
+	return 0;
+}
+
+void hugetlb_change_protection(struct mm *mm, struct vma *v, unsigned long start, unsigned long end)
+{
+	struct hstate *h = hugetlb_of_vma(v);
+
+	for (unsigned long va = start; va < end; va += h->size) {
+		struct pt_cursor c;
+		struct page *pg;
+		pteval_t want;
+
+		if (!huge_slot(mm, h, va, false, &c) || !(pg = huge_entry_page(c.val)))
+			continue;
+		want = huge_entry(v, h, pg, huge_can_write(v, pg));
+		if (want != c.val)
+			huge_set(mm, &c, want);
+	}
+}
+
+u64 hugetlb_rss_bytes(struct mm *mm, struct vma *v, unsigned long start, unsigned long end)
+{
+	struct hstate *h = hugetlb_of_vma(v);
+	u64 n = 0;
+
+	for (unsigned long va = start; va < end; va += h->size) {
+		struct pt_cursor c;
+
+		if (huge_slot(mm, h, va, false, &c) && huge_entry_page(c.val))
+			n += h->size;
+	}
+	return n;
+}

@@ -1,0 +1,97 @@
+/*
+ * thp.c - transparent huge pages (see thp.h).
+ */
+#include "thp.h"
+#include "page_alloc.h"
+#include "printk.h"
+
+int opt_thp = THP_MADVISE;
+static u64 thp_leaves;	/* huge leaves mapped now, system-wide */
+
+#define THP_LEVEL (PT_LAST_LEVEL - 1)
+
+static unsigned thp_order(void)
+{
+	unsigned order = 0;
+
+	while (((u64)PAGE_SIZE << order) < pt_level_size(THP_LEVEL))
+		order++;
+	return order;
+}
+
+/* Does policy allow huge leaves in v (private anonymous memory only)? */
+static bool thp_allowed(const struct vma *v)
+{
+	if (!arch_pt_leaf_ok(THP_LEVEL) || thp_order() >= MAX_ORDER)
+		return false;
+	if (v->flags & (VM_SHARED | VM_HUGETLB | VM_NOHUGEPAGE) || v->name || v->file)
+		return false;
+	return opt_thp == THP_ALWAYS || (opt_thp == THP_MADVISE && (v->flags & VM_HUGEPAGE));
+}
+
+int thp_fault(struct mm *mm, struct vma *v, unsigned long addr)
+{
+	u64 size = pt_level_size(THP_LEVEL);
+	unsigned long base = ALIGN_DOWN(addr, size);
+	struct pt_cursor c;
+	struct page *pg;
+	unsigned prot;
+
+	if (!thp_allowed(v) || base < v->start || base + size > v->end || base + size < base)
+		return 1;
+	if (!pt_walk(&mm->pt, base, THP_LEVEL, true, &c) || c.level != THP_LEVEL ||
+	    c.val != ARCH_PTE_INVALID)
+		return 1;	/* a table or something else is there already */
+	pg = alloc_pages(GFP_ZERO, thp_order());
+	if (!pg)
+		return 1;	/* no free block: small pages will do */
+	prot = vma_prot(v->flags);
+	if (!(v->flags & VM_ACCESS)) {
+		free_pages(pg, thp_order());
+		return 1;
+	}
+	pte_update(&mm->pt, c.ptep, c.val, arch_pte_mk_leaf(page_to_phys(pg), prot, THP_LEVEL), base,
+		   THP_LEVEL);
+	thp_leaves++;
+	return 0;
+}
+
+bool thp_split(struct mm *mm, struct pt_cursor *c)
+{
+	struct page *pg = phys_to_page(arch_pte_pa(c->val));
+	unsigned prot = arch_pte_prot(c->val) & ~PT_CONT;
+	phys_addr_t table;
+	unsigned long n = arch_pt_entries(c->level + 1);
+
+	BUG_ON(c->level != THP_LEVEL || !pg);
+	table = pxd_alloc(&mm->pt, c->level + 1);
+	if (!table)
+		return false;
+	/* The new table is not reachable yet: fill it, then swap it in. */
+	for (unsigned long i = 0; i < n; i++)
+		pt_write_new(pt_entry_ptr(table, c->level + 1, i),
+			     arch_pte_mk_leaf(page_to_phys(pg) + i * PAGE_SIZE, prot, c->level + 1));
+	split_page(pg, thp_order());	/* from now on 512 pages, each with its own count */
+	pte_update(&mm->pt, c->ptep, c->val, arch_pte_mk_table(table, true), c->va, c->level);
+	thp_leaves--;
+	return true;
+}
+
+u64 thp_total_bytes(void)
+{
+	return thp_leaves * pt_level_size(THP_LEVEL);
+}
+
+u64 thp_range_bytes(struct mm *mm, unsigned long start, unsigned long end)
+{
+	u64 size = pt_level_size(THP_LEVEL), n = 0;
+
+	for (unsigned long va = ALIGN_DOWN(start, size); va < end && va >= ALIGN_DOWN(start, size); va += size) {
+		struct pt_cursor c;
+
+		pt_walk(&mm->pt, va, THP_LEVEL, false, &c);
+		if (c.level == THP_LEVEL && arch_pte_valid(c.val) && !arch_pte_is_table(c.val, c.level))
+			n += size;
+	}
+	return n;
+}

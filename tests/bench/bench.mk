@@ -1,0 +1,31 @@
+# tests/bench/bench.mk - the address-space benchmark (`make bench`; not part
+# of `make check`: it reports figures, it asserts nothing). Included by the
+# top-level Makefile.
+#
+#   make bench           tools/bench.sh: tests/bench/mmbench.c on our kernel
+#                        and on Debian's Linux 6.12, side by side
+#   make bench-bins      just the two builds:
+#     BENCH_GLIBC        build/linux-arm64/bench/mmbench: glibc, static, arm64
+#                        (the one binary both kernels run)
+#     BENCH_TESTLIB      build/<USER_TARGET>/bench/mmbench: the project's libc
+#                        (tests/lib) for ARCH/BOARD, e.g. MicroBlaze
+
+BENCH_GLIBC := build/linux-arm64/bench/mmbench
+BENCH_TESTLIB := build/$(USER_TARGET)/bench/mmbench
+
+.PHONY: bench bench-bins
+
+bench:
+	@bash tools/bench.sh
+
+bench-bins: $(BENCH_GLIBC) $(BENCH_TESTLIB)
+
+$(BENCH_GLIBC): tests/bench/mmbench.c
+	@mkdir -p $(dir $@)
+	@echo "  CC [glibc] $@"
+	@$(USER_LINUX_CC) -std=gnu11 -O2 -Wall -Wextra -Werror -static -D_GNU_SOURCE -o $@ $<
+
+$(BENCH_TESTLIB): $(USER_BUILD)/obj/tests/bench/mmbench.c.o $(USER_LIBC_CRT0) $(USER_LIBC_A) $(USER_LDSCRIPT)
+	@mkdir -p $(dir $@)
+	@echo "  LD [$(USER_TARGET)] $@"
+	@$(USER_CC) $(USER_CFLAGS) $(USER_LDFLAGS) -o $@ $(USER_LIBC_CRT0) $< $(USER_LIBC_A) -lgcc

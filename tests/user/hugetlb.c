@@ -1,0 +1,200 @@
+/* hugetlb.c - the huge page pool and MAP_HUGETLB mappings, as Linux does
+ * them: the pool through /proc/sys/vm/nr_hugepages, accounting through
+ * /proc/meminfo (HugePages_Total/Free/Rsvd, Hugepagesize), reservation at
+ * mmap time, a fault taking a zeroed page, munmap/mprotect at non-huge
+ * boundaries refused with EINVAL, copy-on-write of private pages after fork.
+ *
+ * On this kernel only (uname release ending in "-teachos"): the page tables
+ * of the mapping use no last-level table (/proc/self/pagetables), and each
+ * huge page is cleared exactly once (/proc/zeroed_bytes).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include "tap.h"
+
+#ifndef MAP_HUGETLB
+#define MAP_HUGETLB 0x40000
+#endif
+#define NPAGES 4
+
+static char buf[16384];
+
+static long read_text(const char *path)
+{
+	int fd = open(path, O_RDONLY);
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+
+	if (fd >= 0)
+		close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	return n;
+}
+
+/* A number from /proc/meminfo ("Key:   N ..."), or -1. */
+static long meminfo(const char *key)
+{
+	char *p;
+
+	if (read_text("/proc/meminfo") < 0 || !(p = strstr(buf, key)))
+		return -1;
+	return strtol(p + strlen(key) + 1, NULL, 10);
+}
+
+static int set_pool(long n)
+{
+	char s[32];
+	int fd = open("/proc/sys/vm/nr_hugepages", O_WRONLY);
+	int len = snprintf(s, sizeof(s), "%ld\n", n);
+	int ok = fd >= 0 && write(fd, s, (size_t)len) == len;
+
+	if (fd >= 0)
+		close(fd);
+	return ok ? 0 : -1;
+}
+
+static long pool(void)
+{
+	return read_text("/proc/sys/vm/nr_hugepages") < 0 ? -1 : strtol(buf, NULL, 10);
+}
+
+static int on_teachos(void)
+{
+	struct utsname u;
+	size_t n;
+
+	if (uname(&u))
+		return 0;
+	n = strlen(u.release);
+	return n > 8 && strcmp(u.release + n - 8, "-teachos") == 0;
+}
+
+static long zeroed_bytes(void)
+{
+	return read_text("/proc/zeroed_bytes") < 0 ? -1 : strtol(buf, NULL, 10);
+}
+
+static void test_pool_and_mapping(unsigned long hsz)
+{
+	char *p, *q;
+	int st;
+
+	tap_ok(set_pool(NPAGES) == 0 && pool() == NPAGES, "nr_hugepages written and read back (%ld)", pool());
+	tap_ok(meminfo("HugePages_Total") == NPAGES && meminfo("HugePages_Free") == NPAGES &&
+	       meminfo("HugePages_Rsvd") == 0, "meminfo: Total %ld Free %ld Rsvd %ld",
+	       meminfo("HugePages_Total"), meminfo("HugePages_Free"), meminfo("HugePages_Rsvd"));
+
+	p = mmap(NULL, 2 * hsz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
+	tap_ok(p != MAP_FAILED && ((uintptr_t)p & (hsz - 1)) == 0, "MAP_HUGETLB of 2 pages, huge-aligned (%p)", p);
+	if (p == MAP_FAILED)
+		return;
+	tap_ok(meminfo("HugePages_Rsvd") == 2 && meminfo("HugePages_Free") == NPAGES,
+	       "reserved at mmap time: Rsvd 2, Free unchanged (%ld, %ld)", meminfo("HugePages_Rsvd"),
+	       meminfo("HugePages_Free"));
+	tap_ok(p[0] == 0 && p[hsz - 1] == 0, "a new huge page reads as zero");
+	memset(p, 0x5a, hsz);
+	tap_ok(p[hsz / 2] == 0x5a && meminfo("HugePages_Free") == NPAGES - 1 && meminfo("HugePages_Rsvd") == 1,
+	       "the fault took one page: Free %ld Rsvd %ld", meminfo("HugePages_Free"), meminfo("HugePages_Rsvd"));
+
+	errno = 0;
+	tap_ok(munmap(p + 4096, 4096) == -1 && errno == EINVAL, "munmap inside a huge page: EINVAL (errno %d)", errno);
+	errno = 0;
+	tap_ok(mprotect(p, 4096, PROT_READ) == -1 && errno == EINVAL,
+	       "mprotect of part of a huge page: EINVAL (errno %d)", errno);
+	errno = 0;
+	q = mmap(NULL, (NPAGES) * hsz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
+	tap_ok(q == MAP_FAILED && errno == ENOMEM, "a mapping the pool cannot cover: ENOMEM (errno %d)", errno);
+	tap_ok(meminfo("HugePages_Rsvd") == 1, "a failed mmap reserves nothing (Rsvd %ld)", meminfo("HugePages_Rsvd"));
+	q = mmap(NULL, 8 * hsz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | MAP_NORESERVE,
+		 -1, 0);
+	tap_ok(q != MAP_FAILED, "MAP_NORESERVE maps more than the pool holds");
+	if (q != MAP_FAILED)
+		munmap(q, 8 * hsz);
+
+	/* fork: the child's write to a private huge page is its own */
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		p[0] = 0x11;
+		_exit(p[0] == 0x11 && p[1] == 0x5a ? 0 : 1);
+	}
+	waitpid(pid, &st, 0);
+	tap_ok(WIFEXITED(st) && WEXITSTATUS(st) == 0 && p[0] == 0x5a,
+	       "copy-on-write after fork: the child sees its write, the parent keeps 0x5a");
+
+	tap_ok(munmap(p, 2 * hsz) == 0 && meminfo("HugePages_Free") == NPAGES && meminfo("HugePages_Rsvd") == 0,
+	       "munmap gives the page back and drops the reservation (Free %ld, Rsvd %ld)",
+	       meminfo("HugePages_Free"), meminfo("HugePages_Rsvd"));
+}
+
+/* This kernel only: no last-level table, and one clear per huge page. */
+static void test_teachos_only(unsigned long hsz)
+{
+	long z0, z1;
+	char *p, want[32];
+
+	/* Dirty every pool page first, so no block is known to be zero. */
+	set_pool(NPAGES);
+	p = mmap(NULL, NPAGES * hsz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
+	if (p != MAP_FAILED) {
+		memset(p, 0x77, NPAGES * hsz);
+		munmap(p, NPAGES * hsz);
+	}
+	set_pool(0);
+	z0 = zeroed_bytes();
+	set_pool(NPAGES);
+	p = mmap(NULL, NPAGES * hsz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
+	if (p == MAP_FAILED) {
+		tap_ok(0, "mmap of the whole pool");
+		return;
+	}
+	for (int i = 0; i < NPAGES; i++)
+		p[(unsigned long)i * hsz] = 1;
+	z1 = zeroed_bytes();
+	/*
+	 * Never more than one clear per page on the way in. Without
+	 * init_on_free every page is dirty, so exactly one each; with it, pages
+	 * the allocator knows were cleared on their way out are not cleared
+	 * again, so fewer.
+	 */
+	int cleared_on_free = strstr(buf, "init_on_free 1") != NULL;
+	long expect = cleared_on_free ? 0 : (long)(NPAGES * hsz);
+
+	tap_ok(z0 >= 0 && z1 - z0 >= expect && z1 - z0 < (long)((NPAGES + 1) * hsz),
+	       "pool filled and %d pages faulted: %ld bytes zeroed, one clear per huge page%s", NPAGES,
+	       z1 - z0, cleared_on_free ? " (cleared on the way out)" : "");
+	snprintf(want, sizeof(want), "%luM leaves: %d", hsz >> 20, NPAGES);
+	tap_ok(read_text("/proc/self/pagetables") > 0 && strstr(buf, want) != NULL,
+	       "/proc/self/pagetables shows the huge leaves (%s)", want);
+	if (!strstr(buf, want))
+		tap_diag("%s", buf);
+	munmap(p, NPAGES * hsz);
+}
+
+int main(void)
+{
+	long kb;
+	unsigned long hsz;
+
+	tap_init();
+	kb = meminfo("Hugepagesize");
+	tap_ok(kb > 0, "Hugepagesize is %ld kB", kb);
+	if (kb <= 0)
+		return tap_done();
+	hsz = (unsigned long)kb * 1024;
+	test_pool_and_mapping(hsz);
+	if (on_teachos())
+		test_teachos_only(hsz);
+	set_pool(0);
+	tap_ok(pool() == 0 && meminfo("HugePages_Total") == 0, "the pool empties again");
+	return tap_done();
+}

@@ -1,0 +1,261 @@
+/* mm_madvise.c - madvise(2): argument checks (MA-1..MA-3), holes (MA-4),
+ * MADV_DONTNEED, MADV_FREE, MADV_WILLNEED, MADV_REMOVE, MADV_WIPEONFORK
+ * (MA-6..MA-10), the hints, and lightweight guard regions
+ * (MADV_GUARD_INSTALL/REMOVE, GD-1..GD-6).
+ *
+ * Guard regions came with Linux 6.13; `make check-linux` boots 6.12, which
+ * refuses the advice with EINVAL, so there those points are skipped. Our
+ * kernel must have them.
+ *
+ * Rows not tested here:
+ *   MA-5   EAGAIN when a split runs out of memory: no map-count limit.
+ *   MA-6, MA-7  VM_LOCKED, VM_PFNMAP and hugetlb cases: no mlock, PFN maps
+ *          or hugetlb.
+ *   MA-8   file read-ahead (vfs_fadvise): no file mappings.
+ *   MA-9   MADV_REMOVE on files and VM_LOCKED: no file mappings, no mlock.
+ *   MA-10  MADV_WIPEONFORK on files: no file mappings (shared anonymous is
+ *          tested).
+ *   GD-1   guard install on mlocked or VM_SPECIAL VMAs: no mlock, no PFN maps.
+ *   GD-2   THP leaves and the retry limit: no transparent huge pages.
+ *   GD-6   sealed read-only memory: in mm_mseal.c.
+ */
+#include "mm_util.h"
+
+static int guards;
+
+static void test_args(void)
+{
+	char *p = anon(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, 0), *h = hole(2);
+	static const int bad[] = { 5, 6, 7, 26, 99, 104, 1000, -1 };	/* 100, 101: HWPOISON, SOFT_OFFLINE */
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		errno = 0;
+		tap_ok(madvise(p, PAGE, bad[i]) == -1 && errno == EINVAL, "MA-1: advice %d: EINVAL (errno %d)", bad[i], errno);
+	}
+	errno = 0;
+	tap_ok(madvise(p + 1, 0, 999) == -1 && errno == EINVAL, "MA-1: an unknown advice is refused before anything else");
+	errno = 0;
+	tap_ok(madvise(p + 1, PAGE, MADV_DONTNEED) == -1 && errno == EINVAL, "MA-2: unaligned start: EINVAL (errno %d)",
+	       errno);
+	errno = 0;
+	tap_ok(madvise(p, (size_t)-1, MADV_DONTNEED) == -1 && errno == EINVAL,
+	       "MA-2: a length whose rounding wraps: EINVAL (errno %d)", errno);
+	errno = 0;
+	tap_ok(madvise(p, (size_t)-PAGE, MADV_DONTNEED) == -1 && errno == EINVAL,
+	       "MA-2: start + length overflows: EINVAL (errno %d)", errno);
+	tap_ok(madvise(h, 0, MADV_DONTNEED) == 0, "MA-3: length 0 at an unmapped address: 0");
+	errno = 0;
+	tap_ok(madvise(h, 2 * PAGE, MADV_WILLNEED) == -1 && errno == ENOMEM, "MA-4, MA-8: nothing mapped: ENOMEM (errno %d)",
+	       errno);
+	munmap(p, 2 * PAGE);
+}
+
+/* MA-4: a gap does not stop the walk. */
+static void test_gap(void)
+{
+	char *h = hole(6), *b = h + PAGE;
+
+	anon(b, PAGE, PROT_READ | PROT_WRITE, MAP_FIXED);
+	anon(b + 2 * PAGE, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_FIXED);
+	memset(b, 1, PAGE);
+	memset(b + 2 * PAGE, 2, 2 * PAGE);
+	errno = 0;
+	tap_ok(madvise(h, 5 * PAGE, MADV_DONTNEED) == -1 && errno == ENOMEM && all_bytes(b, PAGE, 0) &&
+		       all_bytes(b + 2 * PAGE, 2 * PAGE, 0),
+	       "MA-4: MADV_DONTNEED over holes: ENOMEM, and every mapped part was still zapped (errno %d)", errno);
+	errno = 0;
+	tap_ok(madvise(b, 4 * PAGE, MADV_WILLNEED) == -1 && errno == ENOMEM, "MA-4, MA-8: MADV_WILLNEED over a hole: ENOMEM");
+	madvise(b, PAGE, MADV_DONTFORK);
+	errno = 0;
+	tap_ok(madvise(b, 3 * PAGE, MADV_DOFORK) == -1 && errno == ENOMEM && vm_flag(b, "dc") == 0,
+	       "MA-4: MADV_DOFORK over a hole: ENOMEM, the VMA before the hole was changed");
+	munmap(h, 6 * PAGE);
+}
+
+static void test_dontneed(void)
+{
+	char *p = anon(NULL, 4 * PAGE, PROT_READ | PROT_WRITE, 0);
+	char *s = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	memset(p, 7, 4 * PAGE);
+	tap_ok(madvise(p + PAGE, 2 * PAGE, MADV_DONTNEED) == 0 && all_bytes(p + PAGE, 2 * PAGE, 0) &&
+		       all_bytes(p, PAGE, 7) && all_bytes(p + 3 * PAGE, PAGE, 7),
+	       "MA-6: MADV_DONTNEED on private memory: those pages read as zero, the others keep their data");
+	tap_ok(strcmp(shape(p, p + 4 * PAGE), "rw-p:4") == 0, "MA-6: the VMA is not split");
+	memset(p, 8, 4 * PAGE);
+	tap_ok(madvise(p, 4 * PAGE, MADV_DONTNEED_LOCKED) == 0 && all_bytes(p, 4 * PAGE, 0),
+	       "MA-6: MADV_DONTNEED_LOCKED works the same on unlocked memory");
+	memset(s, 9, 2 * PAGE);
+	tap_ok(madvise(s, 2 * PAGE, MADV_DONTNEED) == 0 && all_bytes(s, 2 * PAGE, 9),
+	       "MA-6: MADV_DONTNEED on MAP_SHARED memory: the data comes back from the shared object");
+	munmap(p, 4 * PAGE);
+	munmap(s, 2 * PAGE);
+}
+
+static void test_free(void)
+{
+	char *p = anon(NULL, 4 * PAGE, PROT_READ | PROT_WRITE, 0);
+	char *s = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	int ok = 1;
+
+	memset(p, 6, 4 * PAGE);
+	tap_ok(madvise(p, 4 * PAGE, MADV_FREE) == 0, "MA-7: MADV_FREE on private anonymous memory: 0");
+	for (int i = 0; i < 4; i++)
+		ok &= all_bytes(p + i * PAGE, PAGE, 6) || all_bytes(p + i * PAGE, PAGE, 0);
+	tap_ok(ok, "MA-7: each page reads either as before or as zero");
+	p[PAGE] = 42;
+	tap_ok(p[PAGE] == 42, "MA-7: a write after MADV_FREE sticks");
+	errno = 0;
+	tap_ok(madvise(s, PAGE, MADV_FREE) == -1 && errno == EINVAL, "MA-7: MADV_FREE on MAP_SHARED memory: EINVAL (errno %d)",
+	       errno);
+	munmap(p, 4 * PAGE);
+	munmap(s, PAGE);
+}
+
+static void test_others(void)
+{
+	char *p = anon(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, 0);
+	char *s = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	static const struct { int adv; const char *name; } hints[] = {
+		{ MADV_NORMAL, "MADV_NORMAL" }, { MADV_RANDOM, "MADV_RANDOM" }, { MADV_SEQUENTIAL, "MADV_SEQUENTIAL" },
+		{ MADV_WILLNEED, "MADV_WILLNEED" }, { MADV_COLD, "MADV_COLD" }, { MADV_PAGEOUT, "MADV_PAGEOUT" },
+		{ MADV_DONTDUMP, "MADV_DONTDUMP" }, { MADV_DODUMP, "MADV_DODUMP" }, { MADV_HUGEPAGE, "MADV_HUGEPAGE" },
+		{ MADV_NOHUGEPAGE, "MADV_NOHUGEPAGE" }, { MADV_KEEPONFORK, "MADV_KEEPONFORK" },
+		{ MADV_POPULATE_READ, "MADV_POPULATE_READ" }, { MADV_POPULATE_WRITE, "MADV_POPULATE_WRITE" },
+	};
+	long before;
+
+	memset(p, 4, 2 * PAGE);
+	for (size_t i = 0; i < sizeof(hints) / sizeof(hints[0]); i++)
+		tap_ok(madvise(p, 2 * PAGE, hints[i].adv) == 0 && all_bytes(p, 2 * PAGE, 4),
+		       "%s: 0, the data is untouched", hints[i].name);
+	madvise(p, 2 * PAGE, MADV_DONTNEED);
+	tap_ok(madvise(p, 2 * PAGE, MADV_POPULATE_WRITE) == 0, "MADV_POPULATE_WRITE after MADV_DONTNEED: 0");
+	before = minflt();
+	p[0] = 1;
+	p[PAGE] = 1;
+	tap_ok(minflt() - before == 0, "MADV_POPULATE_WRITE: the writes afterwards take no fault (%ld)", minflt() - before);
+
+	errno = 0;
+	tap_ok(madvise(p, PAGE, MADV_REMOVE) == -1 && errno == EINVAL, "MA-9: MADV_REMOVE on private memory: EINVAL (errno %d)",
+	       errno);
+	memset(s, 3, PAGE);
+	tap_ok(madvise(s, PAGE, MADV_REMOVE) == 0 && all_bytes(s, PAGE, 0),
+	       "MA-9: MADV_REMOVE on MAP_SHARED anonymous memory frees it: reads zero");
+	errno = 0;
+	tap_ok(madvise(s, PAGE, MADV_WIPEONFORK) == -1 && errno == EINVAL,
+	       "MA-10: MADV_WIPEONFORK on MAP_SHARED memory: EINVAL (errno %d)", errno);
+	tap_ok(madvise(p, PAGE, MADV_WIPEONFORK) == 0 && vm_flag(p, "wf") == 1 && vm_flag(p + PAGE, "wf") == 0,
+	       "MA-10: MADV_WIPEONFORK on private memory: 0, \"wf\" in VmFlags of that page only");
+	tap_ok(madvise(p, PAGE, MADV_KEEPONFORK) == 0 && vm_flag(p, "wf") == 0 && strcmp(shape(p, p + 2 * PAGE), "rw-p:2") == 0,
+	       "MADV_KEEPONFORK undoes it (%s)", shape(p, p + 2 * PAGE));
+	tap_ok(madvise(p, 2 * PAGE, MADV_DONTFORK) == 0 && vm_flag(p, "dc") == 1, "MADV_DONTFORK: \"dc\" in VmFlags");
+	munmap(p, 2 * PAGE);
+	munmap(s, PAGE);
+}
+
+/* ---- guard regions ---- */
+
+static void test_guard(void)
+{
+	char *p = anon(NULL, 4 * PAGE, PROT_READ | PROT_WRITE, 0), *h;
+	pid_t pid;
+	int st;
+
+	memset(p, 5, 4 * PAGE);
+	tap_ok(madvise(p + PAGE, PAGE, MADV_GUARD_INSTALL) == 0, "GD-2: MADV_GUARD_INSTALL on one page: 0");
+	tap_ok(strcmp(shape(p, p + 4 * PAGE), "rw-p:4") == 0, "GD-7: still one VMA (%s)", shape(p, p + 4 * PAGE));
+	tap_ok(!can_read(p + PAGE) && probe_sig == SIGSEGV, "GD-3: reading the guard page: SIGSEGV");
+	tap_ok(!can_write(p + PAGE + 100) && probe_sig == SIGSEGV, "GD-3: writing it: SIGSEGV");
+	tap_ok(all_bytes(p, PAGE, 5) && all_bytes(p + 2 * PAGE, 2 * PAGE, 5), "GD-2: the neighbours are untouched");
+	tap_ok(madvise(p + PAGE, PAGE, MADV_GUARD_INSTALL) == 0 && !can_read(p + PAGE),
+	       "GD-2: installing it again: 0, still a guard");
+	tap_ok(madvise(p, 4 * PAGE, MADV_DONTNEED) == 0 && !can_read(p + PAGE) && can_read(p),
+	       "GD-5: the guard survives MADV_DONTNEED");
+	tap_ok(madvise(p, 4 * PAGE, MADV_FREE) == 0 && !can_read(p + PAGE), "GD-5: and MADV_FREE");
+	tap_ok(mprotect(p, 4 * PAGE, PROT_READ) == 0 && mprotect(p, 4 * PAGE, PROT_READ | PROT_WRITE) == 0 &&
+		       !can_read(p + PAGE) && can_write(p + 2 * PAGE),
+	       "GD-5: and mprotect back and forth");
+
+	pid = fork();
+	if (pid == 0)
+		_exit(!can_read(p + PAGE) && can_read(p) ? 0 : 1);
+	st = child_status(pid);
+	tap_ok(st == 0, "GD-5: a fork child has the guard too (status %d)", st);
+
+	memset(p + 2 * PAGE, 6, PAGE);
+	tap_ok(madvise(p, 4 * PAGE, MADV_GUARD_REMOVE) == 0 && can_read(p + PAGE) && all_bytes(p + PAGE, PAGE, 0) &&
+		       all_bytes(p + 2 * PAGE, PAGE, 6),
+	       "GD-4: MADV_GUARD_REMOVE: the page reads as zero, real pages are untouched");
+	tap_ok(madvise(p, 4 * PAGE, MADV_GUARD_REMOVE) == 0, "GD-4: removing where there is no guard: 0");
+
+	memset(p, 5, 4 * PAGE);
+	tap_ok(madvise(p, 2 * PAGE, MADV_GUARD_INSTALL) == 0 && !can_read(p) && !can_read(p + PAGE) &&
+		       all_bytes(p + 2 * PAGE, 2 * PAGE, 5),
+	       "GD-2: installing over pages with data discards them");
+	madvise(p, 2 * PAGE, MADV_GUARD_REMOVE);
+	tap_ok(all_bytes(p, 2 * PAGE, 0), "GD-2: after removal they read as zero: the data was lost");
+
+	madvise(p + 3 * PAGE, PAGE, MADV_WIPEONFORK);
+	madvise(p + 3 * PAGE, PAGE, MADV_GUARD_INSTALL);
+	pid = fork();
+	if (pid == 0)
+		_exit(can_read(p + 3 * PAGE) && all_bytes(p + 3 * PAGE, PAGE, 0) ? 0 : 1);
+	st = child_status(pid);
+	tap_ok(st == 0, "GD-5: a MADV_WIPEONFORK VMA does not pass its guards to a fork child (status %d)", st);
+
+	madvise(p + PAGE, PAGE, MADV_GUARD_INSTALL);
+	tap_ok(munmap(p, 4 * PAGE) == 0 && anon(p, 4 * PAGE, PROT_READ | PROT_WRITE, MAP_FIXED) == p && can_read(p + PAGE) &&
+		       can_read(p + 3 * PAGE),
+	       "GD-5, MU-6: munmap removes the guards: mapped again, the pages are normal");
+	madvise(p + 2 * PAGE, PAGE, MADV_GUARD_INSTALL);
+	tap_ok(anon(p, 4 * PAGE, PROT_READ | PROT_WRITE, MAP_FIXED) == p && can_read(p + 2 * PAGE),
+	       "GD-5: a MAP_FIXED mapping over it replaces the guard");
+
+	madvise(p + PAGE, PAGE, MADV_GUARD_INSTALL);
+	p[0] = 9;
+	{
+		char *q = mremap(p, 4 * PAGE, 4 * PAGE, MREMAP_MAYMOVE | MREMAP_FIXED, hole(4));
+
+		tap_ok(q != MAP_FAILED && q[0] == 9 && !can_read(q + PAGE) && can_read(q + 2 * PAGE),
+		       "GD-5: mremap moves the guard with the pages");
+		p = q;
+	}
+	munmap(p, 4 * PAGE);
+
+	/* GD-6: several VMAs and holes */
+	h = hole(6);
+	anon(h + PAGE, PAGE, PROT_READ | PROT_WRITE, MAP_FIXED);
+	anon(h + 2 * PAGE, PAGE, PROT_READ, MAP_FIXED);
+	anon(h + 4 * PAGE, PAGE, PROT_READ | PROT_WRITE, MAP_FIXED);
+	errno = 0;
+	tap_ok(madvise(h, 6 * PAGE, MADV_GUARD_INSTALL) == -1 && errno == ENOMEM && !can_read(h + PAGE) &&
+		       !can_read(h + 2 * PAGE) && !can_read(h + 4 * PAGE),
+	       "GD-6: over three VMAs and holes: ENOMEM, but every mapped page is guarded (errno %d)", errno);
+	tap_ok(madvise(h + PAGE, 2 * PAGE, MADV_GUARD_REMOVE) == 0 && can_read(h + PAGE) && can_read(h + 2 * PAGE),
+	       "GD-6: removal across two VMAs");
+	munmap(h, 6 * PAGE);
+}
+
+int main(void)
+{
+	char *g;
+
+	tap_init();
+	probe_init();
+	test_args();
+	test_gap();
+	test_dontneed();
+	test_free();
+	test_others();
+	g = anon(NULL, PAGE, PROT_READ | PROT_WRITE, 0);
+	guards = madvise(g, PAGE, MADV_GUARD_INSTALL) == 0;
+	munmap(g, PAGE);
+	if (guards)
+		test_guard();
+	else if (on_teachos())
+		tap_ok(0, "MADV_GUARD_INSTALL works (errno %d)", errno);
+	else
+		tap_skip("guard regions: this kernel has no MADV_GUARD_INSTALL (Linux < 6.13)");
+	return tap_done();
+}

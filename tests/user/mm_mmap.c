@@ -1,0 +1,194 @@
+/* mm_mmap.c - anonymous mmap(2): the argument checks and their order, the
+ * kinds of anonymous mapping, placement, MAP_FIXED and MAP_FIXED_NOREPLACE,
+ * MAP_POPULATE, MAP_GROWSDOWN (rows MM-1..MM-16).
+ *
+ * Rows not tested here:
+ *   MM-1   only the fd rules of anonymous memory and EBADF: no file mappings
+ *          yet (MAP_HUGETLB on a file needs hugetlbfs).
+ *   MM-2   MAP_HUGETLB sizes: no hugetlb pool yet.
+ *   MM-4   READ_IMPLIES_EXEC personality: no personality(2).
+ *   MM-6   pgoff overflow (files) and max_map_count: no map-count limit.
+ *   MM-7   execute-only pkeys: no pkeys.
+ *   MM-10  MAP_LOCKED limits: no mlock.
+ *   MM-12  vm.overcommit_memory=2: no overcommit accounting.
+ *   MM-15  the stack_guard_gap rule below a growing VMA: only growth itself.
+ */
+#include "mm_util.h"
+
+static void test_args(void)
+{
+	char *p;
+
+	errno = 0;
+	tap_ok(anon(NULL, 0, PROT_READ, 0) == MAP_FAILED && errno == EINVAL, "MM-3: length 0: EINVAL (errno %d)", errno);
+	errno = 0;
+	tap_ok(anon(NULL, (size_t)-1, PROT_READ, 0) == MAP_FAILED && errno == ENOMEM,
+	       "MM-6: a length whose page rounding wraps: ENOMEM (errno %d)", errno);
+	errno = 0;
+	tap_ok(anon(NULL, (size_t)-PAGE, PROT_READ, 0) == MAP_FAILED && errno == ENOMEM,
+	       "MM-8: a length larger than the address space: ENOMEM (errno %d)", errno);
+	errno = 0;
+	p = mmap(NULL, PAGE, PROT_READ, MAP_PRIVATE, -1, 0);
+	tap_ok(p == MAP_FAILED && errno == EBADF, "MM-1: no MAP_ANONYMOUS and fd -1: EBADF (errno %d)", errno);
+	p = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, 12345, 0);
+	tap_ok(p != MAP_FAILED && all_bytes(p, PAGE, 0), "MM-1: with MAP_ANONYMOUS the fd is ignored (12345)");
+	munmap(p, PAGE);
+
+	/* MM-11: the mapping type */
+	static const struct { int type; const char *name; } bad[] = {
+		{ 0, "neither MAP_PRIVATE nor MAP_SHARED" },
+		{ MAP_SHARED_VALIDATE, "MAP_SHARED_VALIDATE" },
+		{ 0x0f, "type 0x0f" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		errno = 0;
+		p = mmap(NULL, PAGE, PROT_READ, bad[i].type | MAP_ANONYMOUS, -1, 0);
+		tap_ok(p == MAP_FAILED && errno == EINVAL, "MM-11: anonymous %s: EINVAL (errno %d)", bad[i].name, errno);
+	}
+	errno = 0;
+	p = mmap(NULL, PAGE, PROT_READ, MAP_SHARED | MAP_ANONYMOUS | MAP_GROWSDOWN, -1, 0);
+	tap_ok(p == MAP_FAILED && errno == EINVAL, "MM-11, MM-15: MAP_SHARED with MAP_GROWSDOWN: EINVAL (errno %d)", errno);
+	errno = 0;
+	p = mmap(NULL, PAGE, PROT_READ, MAP_DROPPABLE | MAP_ANONYMOUS | MAP_GROWSDOWN, -1, 0);
+	tap_ok(p == MAP_FAILED && errno == EINVAL, "MM-11: MAP_DROPPABLE with MAP_GROWSDOWN: EINVAL (errno %d)", errno);
+	errno = 0;
+	p = mmap(NULL, PAGE, PROT_READ, MAP_DROPPABLE | MAP_ANONYMOUS | MAP_LOCKED, -1, 0);
+	tap_ok(p == MAP_FAILED && errno == EINVAL, "MM-11: MAP_DROPPABLE with MAP_LOCKED: EINVAL (errno %d)", errno);
+}
+
+static void test_kinds(void)
+{
+	char *p = anon(NULL, 4 * PAGE, PROT_READ | PROT_WRITE, 0);
+	char *s = mmap(NULL, 4 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	char *d = mmap(NULL, 4 * PAGE, PROT_READ | PROT_WRITE, MAP_DROPPABLE | MAP_ANONYMOUS, -1, 0);
+
+	tap_ok(p != MAP_FAILED && ((uintptr_t)p & (PAGE - 1)) == 0 && all_bytes(p, 4 * PAGE, 0),
+	       "MM-11: MAP_PRIVATE: page aligned, zero-filled");
+	tap_ok(s != MAP_FAILED && all_bytes(s, 4 * PAGE, 0) && strcmp(shape(s, s + 4 * PAGE), "rw-s:4") == 0,
+	       "MM-11: MAP_SHARED: zero-filled, \"rw-s\" in /proc/self/maps (%s)", shape(s, s + 4 * PAGE));
+	tap_ok(d != MAP_FAILED && all_bytes(d, 4 * PAGE, 0), "MM-11: MAP_DROPPABLE: zero-filled");
+	memset(d, 3, 4 * PAGE);
+	tap_ok(all_bytes(d, 4 * PAGE, 3), "MM-11: MAP_DROPPABLE memory is usable");
+	tap_ok(strcmp(shape(p, p + 4 * PAGE), "rw-p:4") == 0, "MM-16: one VMA (%s)", shape(p, p + 4 * PAGE));
+	munmap(p, 4 * PAGE);
+	munmap(s, 4 * PAGE);
+	munmap(d, 4 * PAGE);
+
+	p = hole(3);
+	p = anon(p, PAGE + 1, PROT_READ | PROT_WRITE, MAP_FIXED);
+	tap_ok(p != MAP_FAILED && strcmp(shape(p, p + 3 * PAGE), "rw-p:2 hole:1") == 0 && can_write(p + 2 * PAGE - 1),
+	       "MM-6: the length is rounded up to whole pages (%s)", shape(p, p + 3 * PAGE));
+	munmap(p, 2 * PAGE);
+
+	static const int prots[] = { PROT_NONE, PROT_READ, PROT_READ | PROT_WRITE, PROT_READ | PROT_EXEC };
+	static const char *const perms[] = { "---p:1", "r--p:1", "rw-p:1", "r-xp:1" };
+	for (int i = 0; i < 4; i++) {
+		p = anon(NULL, PAGE, prots[i], 0);
+		tap_ok(p != MAP_FAILED && strcmp(shape(p, p + PAGE), perms[i]) == 0 &&
+			       can_read(p) == (prots[i] != PROT_NONE) && can_write(p) == (i == 2),
+		       "mmap with prot %d: %s, reads %s, writes %s (%s)", prots[i], perms[i],
+		       prots[i] != PROT_NONE ? "work" : "fault", i == 2 ? "work" : "fault", shape(p, p + PAGE));
+		munmap(p, PAGE);
+	}
+	p = anon(NULL, PAGE, PROT_READ | PROT_SEM, 0);
+	tap_ok(p != MAP_FAILED, "PROT_SEM is accepted");
+	munmap(p, PAGE);
+	p = anon(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_NORESERVE);
+	tap_ok(p != MAP_FAILED && can_write(p + PAGE), "MM-12: MAP_NORESERVE memory is usable");
+	munmap(p, 2 * PAGE);
+}
+
+static void test_placement(void)
+{
+	char *h = hole(4), *p;
+
+	p = anon(h + PAGE + 123, PAGE, PROT_READ, 0);
+	tap_ok(p == h + PAGE, "MM-5: a free, unaligned hint is rounded down to its page (%p for hint %p)", p,
+	       h + PAGE + 123);
+	munmap(p, PAGE);
+	p = anon((void *)0x1000, PAGE, PROT_READ, 0);
+	tap_ok(p != MAP_FAILED && (uintptr_t)p >= 0x8000,
+	       "MM-5: a hint below mmap_min_addr is not used (%p)", p);
+	munmap(p, PAGE);
+	p = anon(h + PAGE, 2 * PAGE, PROT_READ | PROT_WRITE, 0);
+	memset(p, 1, 2 * PAGE);
+	{
+		char *q = anon(h + PAGE, PAGE, PROT_READ, 0);
+
+		tap_ok(q != MAP_FAILED && q != h + PAGE && all_bytes(h + PAGE, 2 * PAGE, 1),
+		       "MM-5: a hint that is taken is only a hint: elsewhere, the old mapping untouched (%p)", q);
+		munmap(q, PAGE);
+	}
+	munmap(p, 2 * PAGE);
+}
+
+static void test_fixed(void)
+{
+	char *h = hole(6), *p, *r;
+
+	errno = 0;
+	tap_ok(anon(h + 1, PAGE, PROT_READ, MAP_FIXED) == MAP_FAILED && errno == EINVAL,
+	       "MM-8: MAP_FIXED at an unaligned address: EINVAL (errno %d)", errno);
+	errno = 0;
+	tap_ok(anon(h, HUGE_LEN, PROT_READ, MAP_FIXED) == MAP_FAILED && errno == ENOMEM,
+	       "MM-8: MAP_FIXED with a length beyond the user address space: ENOMEM (errno %d)", errno);
+
+	p = anon(h + PAGE, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_FIXED);
+	tap_ok(p == h + PAGE, "MAP_FIXED at a free address: exactly there");
+	memset(p, 7, 2 * PAGE);
+	anon(h + 4 * PAGE, PAGE, PROT_READ, MAP_FIXED);
+	errno = 0;
+	r = anon(h + 2 * PAGE, 2 * PAGE, PROT_READ, MAP_FIXED_NOREPLACE);
+	tap_ok(r == MAP_FAILED && errno == EEXIST && all_bytes(p, 2 * PAGE, 7) &&
+		       strcmp(shape(h, h + 6 * PAGE), "hole:1 rw-p:2 hole:1 r--p:1 hole:1") == 0,
+	       "MM-9: MAP_FIXED_NOREPLACE partly over a mapping: EEXIST, nothing changed (errno %d, %s)", errno,
+	       shape(h, h + 6 * PAGE));
+	r = anon(h + 3 * PAGE, PAGE, PROT_READ, MAP_FIXED_NOREPLACE);
+	tap_ok(r == h + 3 * PAGE, "MM-5, MM-9: MAP_FIXED_NOREPLACE at a free address: exactly there");
+	munmap(r, PAGE);
+	r = anon(h, 6 * PAGE, PROT_READ, MAP_FIXED);
+	tap_ok(r == h && all_bytes(h, 6 * PAGE, 0) && strcmp(shape(h, h + 6 * PAGE), "r--p:6") == 0,
+	       "MM-13: MAP_FIXED over [hole][VMA][hole][VMA][hole]: one new zeroed VMA (%s)", shape(h, h + 6 * PAGE));
+	munmap(h, 6 * PAGE);
+}
+
+static void test_populate(void)
+{
+	long before = minflt(), during, after;
+	char *p = anon(NULL, 16 * PAGE, PROT_READ | PROT_WRITE, MAP_POPULATE);
+
+	during = minflt() - before;
+	before = minflt();
+	for (int i = 0; i < 16; i++)
+		p[i * PAGE] = 1;
+	after = minflt() - before;
+	tap_ok(p != MAP_FAILED && after == 0, "MM-14: MAP_POPULATE: touching the 16 pages afterwards takes no fault (%ld)",
+	       after);
+	tap_ok(during == 16, "MM-14: the 16 pre-faults count as minor faults of the mmap call (%ld)", during);
+	munmap(p, 16 * PAGE);
+}
+
+static void test_growsdown(void)
+{
+	/* a lone growable mapping, far from any other (Linux keeps a 1 MiB gap) */
+	char *h = hole(1024), *top = h + 1020 * PAGE, *p;
+
+	p = anon(top, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_FIXED | MAP_GROWSDOWN);
+	tap_ok(p == top && vm_flag(p, "gd") == 1, "MM-15: MAP_GROWSDOWN: \"gd\" in VmFlags");
+	tap_ok(can_write(p - 1) && can_write(p - 2 * PAGE) && strcmp(shape(p - 4 * PAGE, p + 2 * PAGE), "hole:2 rw-p:4") == 0,
+	       "MM-15: a touch below it grows the VMA down (%s)", shape(p - 4 * PAGE, p + 2 * PAGE));
+	munmap(h, 1024 * PAGE);
+}
+
+int main(void)
+{
+	tap_init();
+	probe_init();
+	test_args();
+	test_kinds();
+	test_placement();
+	test_fixed();
+	test_populate();
+	test_growsdown();
+	return tap_done();
+}

@@ -1,0 +1,203 @@
+/* mm_mremap.c - mremap(2): parameter checks in Linux's order (MR-1..MR-5,
+ * MR-8, MR-12, MR-14), resizing in place (MR-16..MR-18), moving with
+ * MREMAP_MAYMOVE and MREMAP_FIXED (MR-9, MR-10), MREMAP_DONTUNMAP (MR-20).
+ *
+ * Rows not tested here:
+ *   MR-4   map_count + 2 >= max_map_count - 3: no map-count limit.
+ *   MR-6   sealed source: in mm_mseal.c.
+ *   MR-7   hugetlb: no hugetlb pool yet.
+ *   MR-12  the successful old_len == 0 duplicate of a shared mapping needs
+ *          shmem objects, which our kernel does not have; only the EINVAL
+ *          for private memory is tested.
+ *   MR-13  DONTUNMAP on VM_DONTEXPAND/VM_PFNMAP: no such mappings.
+ *   MR-15  pgoff overflow, mlock limits, may_expand_vm (RLIMIT_AS/DATA).
+ *   MR-19  mlocked areas: no mlock.
+ *   MR-21  the undo of a failed move: cannot be provoked from user space.
+ *   MR-22  multi-VMA moves (Linux >= 6.17); 6.12 refuses them (MR-14).
+ */
+#include "mm_util.h"
+
+static void fill(char *p, size_t pages)
+{
+	for (size_t i = 0; i < pages; i++)
+		memset(p + i * PAGE, 'A' + (int)i, PAGE);
+}
+
+static int check(const char *p, size_t pages)
+{
+	for (size_t i = 0; i < pages; i++)
+		if (!all_bytes(p + i * PAGE, PAGE, (unsigned char)('A' + i)))
+			return 0;
+	return 1;
+}
+
+static void test_args(void)
+{
+	char *p = anon(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, 0), *h = hole(2);
+	void *r;
+
+	errno = 0;
+	r = mremap(p, PAGE, PAGE, 8);
+	tap_ok(r == MAP_FAILED && errno == EINVAL, "MR-1: flags 8: EINVAL (errno %d)", errno);
+	errno = 0;
+	r = mremap(p + 1, PAGE, PAGE, 0);
+	tap_ok(r == MAP_FAILED && errno == EINVAL, "MR-2: unaligned old address: EINVAL (errno %d)", errno);
+	errno = 0;
+	r = mremap(h + 1, PAGE, PAGE, 0);
+	tap_ok(r == MAP_FAILED && errno == EINVAL, "MR-2: unaligned and unmapped: EINVAL comes first (errno %d)", errno);
+	errno = 0;
+	r = mremap(p, PAGE, 0, MREMAP_MAYMOVE);
+	tap_ok(r == MAP_FAILED && errno == EINVAL, "MR-3: new length 0: EINVAL (errno %d)", errno);
+	errno = 0;
+	r = mremap(p, PAGE, (size_t)-1, MREMAP_MAYMOVE);
+	tap_ok(r == MAP_FAILED && errno == EINVAL, "MR-3: a new length whose rounding wraps: EINVAL (errno %d)", errno);
+	errno = 0;
+	r = mremap(p, PAGE, PAGE, MREMAP_MAYMOVE | MREMAP_FIXED, h + 1);
+	tap_ok(r == MAP_FAILED && errno == EINVAL, "MR-4: MREMAP_FIXED to an unaligned address: EINVAL (errno %d)", errno);
+	errno = 0;
+	r = mremap(p, PAGE, PAGE, MREMAP_FIXED, h);
+	tap_ok(r == MAP_FAILED && errno == EINVAL, "MR-4: MREMAP_FIXED without MREMAP_MAYMOVE: EINVAL (errno %d)", errno);
+	errno = 0;
+	r = mremap(p, PAGE, PAGE, MREMAP_DONTUNMAP, h);
+	tap_ok(r == MAP_FAILED && errno == EINVAL, "MR-4: MREMAP_DONTUNMAP without MREMAP_MAYMOVE: EINVAL (errno %d)",
+	       errno);
+	errno = 0;
+	r = mremap(p, PAGE, 2 * PAGE, MREMAP_MAYMOVE | MREMAP_DONTUNMAP, h);
+	tap_ok(r == MAP_FAILED && errno == EINVAL, "MR-4: MREMAP_DONTUNMAP with a different size: EINVAL (errno %d)",
+	       errno);
+	errno = 0;
+	r = mremap(h, PAGE, PAGE, MREMAP_MAYMOVE);
+	tap_ok(r == MAP_FAILED && errno == EFAULT, "MR-5: nothing mapped at the old address: EFAULT (errno %d)", errno);
+	errno = 0;
+	r = mremap(p, PAGE, PAGE, MREMAP_MAYMOVE | MREMAP_FIXED, (void *)-PAGE);
+	tap_ok(r == MAP_FAILED && errno == EINVAL, "MR-8: a new address above the user address space: EINVAL (errno %d)",
+	       errno);
+	errno = 0;
+	r = mremap(p, 2 * PAGE, 2 * PAGE, MREMAP_MAYMOVE | MREMAP_FIXED, p + PAGE);
+	tap_ok(r == MAP_FAILED && errno == EINVAL, "MR-8: new range overlapping the old one: EINVAL (errno %d)", errno);
+	errno = 0;
+	r = mremap(p, 0, PAGE, MREMAP_MAYMOVE);
+	tap_ok(r == MAP_FAILED && errno == EINVAL, "MR-12: old length 0 on private memory: EINVAL (errno %d)", errno);
+	tap_ok(strcmp(shape(p, p + 2 * PAGE), "rw-p:2") == 0, "after the refused calls the mapping is intact");
+	munmap(p, 2 * PAGE);
+}
+
+/* MR-14: the old range must lie inside one VMA. */
+static void test_crossing(void)
+{
+	char *h = hole(8), *b = h + PAGE, *dst = hole(4);
+	void *r;
+
+	anon(b, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_FIXED);
+	anon(b + 2 * PAGE, PAGE, PROT_READ, MAP_FIXED);
+	errno = 0;
+	r = mremap(b, 3 * PAGE, 5 * PAGE, MREMAP_MAYMOVE);
+	tap_ok(r == MAP_FAILED && errno == EFAULT, "MR-14: growing a range that spans two VMAs: EFAULT (errno %d)", errno);
+	errno = 0;
+	r = mremap(b, 3 * PAGE, 3 * PAGE, MREMAP_MAYMOVE | MREMAP_FIXED, dst);
+	tap_ok(r == MAP_FAILED && errno == EFAULT, "MR-14: moving a range that spans two VMAs: EFAULT (errno %d)", errno);
+	tap_ok(strcmp(shape(h, h + 5 * PAGE), "hole:1 rw-p:2 r--p:1 hole:1") == 0 &&
+		       strcmp(shape(dst, dst + 4 * PAGE), "hole:4") == 0,
+	       "nothing moved (%s)", shape(h, h + 5 * PAGE));
+	munmap(h, 8 * PAGE);
+}
+
+static void test_resize(void)
+{
+	char *h = hole(8), *b = h + PAGE, *r;
+
+	anon(b, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_FIXED);
+	fill(b, 2);
+	r = mremap(b, 2 * PAGE, 2 * PAGE, 0);
+	tap_ok(r == b && check(b, 2), "MR-16: same size: the old address, nothing changes");
+	r = mremap(b, 2 * PAGE, 4 * PAGE, 0);
+	tap_ok(r == b && check(b, 2) && all_bytes(b + 2 * PAGE, 2 * PAGE, 0) &&
+		       strcmp(shape(h, h + 8 * PAGE), "hole:1 rw-p:4 hole:3") == 0,
+	       "MR-18: growing in place: same address, data kept, new pages zero (%s)", shape(h, h + 8 * PAGE));
+	r = mremap(b, 4 * PAGE, PAGE + 1, 0);
+	tap_ok(r == b && check(b, 1) && strcmp(shape(h, h + 8 * PAGE), "hole:1 rw-p:2 hole:5") == 0,
+	       "MR-17: shrinking (to a length rounded up to 2 pages): the tail is unmapped (%s)", shape(h, h + 8 * PAGE));
+	anon(b + 3 * PAGE, PAGE, PROT_READ, MAP_FIXED);
+	errno = 0;
+	r = mremap(b, 2 * PAGE, 4 * PAGE, 0);
+	tap_ok(r == MAP_FAILED && errno == ENOMEM && strcmp(shape(h, h + 8 * PAGE), "hole:1 rw-p:2 hole:1 r--p:1 hole:3") == 0,
+	       "MR-18: growing into a neighbour without MREMAP_MAYMOVE: ENOMEM, nothing changed (errno %d)", errno);
+	errno = 0;
+	r = mremap(b, PAGE, 2 * PAGE, 0);
+	tap_ok(r == MAP_FAILED && errno == ENOMEM,
+	       "MR-18: growing a range that does not end its VMA, without MREMAP_MAYMOVE: ENOMEM (errno %d)", errno);
+	r = mremap(b, 2 * PAGE, 4 * PAGE, MREMAP_MAYMOVE);
+	tap_ok(r != MAP_FAILED && r != b && check(r, 1) && all_bytes(r + 2 * PAGE, 2 * PAGE, 0) &&
+		       strcmp(shape(b, b + 4 * PAGE), "hole:3 r--p:1") == 0,
+	       "MR-18: with MREMAP_MAYMOVE it moves: data kept, the old range unmapped (%s)", shape(b, b + 4 * PAGE));
+	munmap(r, 4 * PAGE);
+	munmap(h, 8 * PAGE);
+
+	/* moving a part out of the middle of a VMA */
+	h = hole(6);
+	b = h + PAGE;
+	anon(b, 4 * PAGE, PROT_READ | PROT_WRITE, MAP_FIXED);
+	fill(b, 4);
+	r = mremap(b + PAGE, PAGE, 3 * PAGE, MREMAP_MAYMOVE);
+	tap_ok(r != MAP_FAILED && all_bytes(r, PAGE, 'B') && strcmp(shape(b, b + 4 * PAGE), "rw-p:1 hole:1 rw-p:2") == 0 &&
+		       all_bytes(b + 2 * PAGE, PAGE, 'C'),
+	       "MR-18: growing a middle page with MREMAP_MAYMOVE moves just it out (%s)", shape(b, b + 4 * PAGE));
+	munmap(r, 3 * PAGE);
+	munmap(h, 6 * PAGE);
+}
+
+static void test_fixed(void)
+{
+	char *src = anon(NULL, 3 * PAGE, PROT_READ, 0), *h = hole(5), *dst = h + PAGE, *r;
+
+	mprotect(src, 3 * PAGE, PROT_READ | PROT_WRITE);
+	fill(src, 3);
+	mprotect(src, 3 * PAGE, PROT_READ);
+	anon(dst, 3 * PAGE, PROT_READ | PROT_WRITE, MAP_FIXED);
+	memset(dst, 'z', 3 * PAGE);
+	r = mremap(src, 3 * PAGE, 3 * PAGE, MREMAP_MAYMOVE | MREMAP_FIXED, dst);
+	tap_ok(r == dst && check(dst, 3) && strcmp(shape(h, h + 5 * PAGE), "hole:1 r--p:3 hole:1") == 0 &&
+		       strcmp(shape(src, src + 3 * PAGE), "hole:3") == 0,
+	       "MR-9: MREMAP_FIXED onto a mapping replaces it; protection and data move, the source is gone (%s)",
+	       shape(h, h + 5 * PAGE));
+	tap_ok(!can_write(dst), "the moved pages are still read-only");
+
+	src = anon(NULL, 3 * PAGE, PROT_READ | PROT_WRITE, 0);
+	fill(src, 3);
+	r = mremap(src, 3 * PAGE, PAGE, MREMAP_MAYMOVE | MREMAP_FIXED, dst + PAGE);
+	tap_ok(r == dst + PAGE && check(r, 1) && strcmp(shape(src, src + 3 * PAGE), "hole:3") == 0 &&
+		       strcmp(shape(h, h + 5 * PAGE), "hole:1 r--p:1 rw-p:1 r--p:1 hole:1") == 0,
+	       "MR-10: shrinking with MREMAP_FIXED: the tail is unmapped, the head moved (%s)", shape(h, h + 5 * PAGE));
+	munmap(h, 5 * PAGE);
+}
+
+static void test_dontunmap(void)
+{
+	char *p = anon(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, 0), *dst = hole(2), *r;
+
+	fill(p, 2);
+	r = mremap(p, 2 * PAGE, 2 * PAGE, MREMAP_MAYMOVE | MREMAP_DONTUNMAP, dst);
+	tap_ok(r == dst && check(dst, 2), "MR-20: MREMAP_DONTUNMAP moves the pages");
+	tap_ok(strcmp(shape(p, p + 2 * PAGE), "rw-p:2") == 0 && all_bytes(p, 2 * PAGE, 0),
+	       "MR-20: the old range stays mapped and reads as zero (%s)", shape(p, p + 2 * PAGE));
+	p[0] = 5;
+	tap_ok(p[0] == 5 && dst[0] == 'A', "MR-20: the two ranges are independent");
+	r = mremap(dst, 2 * PAGE, 2 * PAGE, MREMAP_MAYMOVE | MREMAP_DONTUNMAP, NULL);
+	tap_ok(r != MAP_FAILED && check(r, 2) && all_bytes(dst, 2 * PAGE, 0),
+	       "MR-20: with a new address of 0 (no MREMAP_FIXED) the kernel picks the place");
+	munmap(p, 2 * PAGE);
+	munmap(dst, 2 * PAGE);
+	munmap(r, 2 * PAGE);
+}
+
+int main(void)
+{
+	tap_init();
+	probe_init();
+	test_args();
+	test_crossing();
+	test_resize();
+	test_fixed();
+	test_dontunmap();
+	return tap_done();
+}

@@ -1,0 +1,154 @@
+/* thp.c - transparent huge pages: a fault in a MADV_HUGEPAGE region maps a
+ * whole huge leaf; mprotect of one small page, MADV_DONTNEED of another and
+ * a partial munmap split it without losing data; fork keeps the data.
+ *
+ * Whether Linux gives a huge page depends on its policy and on free memory,
+ * so the checks that a huge leaf was used ("AnonHugePages", the page-table
+ * dump) run on this kernel only (uname release ending in "-teachos"); the
+ * data checks run everywhere.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include "tap.h"
+
+#ifndef MADV_HUGEPAGE
+#define MADV_HUGEPAGE 14
+#endif
+#define PAGE 4096UL
+
+static char buf[65536];
+static sigjmp_buf jb;
+
+static void on_segv(int sig)
+{
+	siglongjmp(jb, sig);
+}
+
+static int on_teachos(void)
+{
+	struct utsname u;
+	size_t n;
+
+	if (uname(&u))
+		return 0;
+	n = strlen(u.release);
+	return n > 8 && strcmp(u.release + n - 8, "-teachos") == 0;
+}
+
+static long read_text(const char *path)
+{
+	int fd = open(path, O_RDONLY);
+	size_t len = 0;
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	while (len < sizeof(buf) - 1 && (n = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0)
+		len += (size_t)n;
+	close(fd);
+	buf[len] = '\0';
+	return (long)len;
+}
+
+/* AnonHugePages (kB) of the smaps entry that contains addr, or -1. */
+static long smaps_anon_huge(void *addr)
+{
+	char *line, *p;
+
+	if (read_text("/proc/self/smaps") < 0)
+		return -1;
+	for (line = buf; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+		char *end;
+		unsigned long lo = strtoul(line, &end, 16), hi = *end == '-' ? strtoul(end + 1, &end, 16) : 0;
+
+		if (*end == ' ' && (uintptr_t)addr >= lo && (uintptr_t)addr < hi) {
+			p = strstr(line, "AnonHugePages:");
+			return p ? strtol(p + 14, NULL, 10) : -1;
+		}
+	}
+	return -1;
+}
+
+/* Every byte of [p, p+len) equals the pattern for its offset (skipping [hole, hole+hlen)). */
+static int intact(const unsigned char *p, unsigned long len, unsigned long hole, unsigned long hlen)
+{
+	for (unsigned long i = 0; i < len; i++) {
+		if (i >= hole && i < hole + hlen)
+			continue;
+		if (p[i] != (unsigned char)(i * 7 + 3))
+			return 0;
+	}
+	return 1;
+}
+
+int main(void)
+{
+	unsigned long huge = 2UL << 20, len;
+	int teachos = on_teachos(), st;
+	unsigned char *raw, *p;
+	volatile int sig;
+
+	tap_init();
+#if defined(__microblaze__)
+	huge = 4UL << 20;
+#endif
+	len = 2 * huge;
+	raw = mmap(NULL, len + huge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	tap_ok(raw != MAP_FAILED, "mmap a region with room to align");
+	if (raw == MAP_FAILED)
+		return tap_done();
+	p = (unsigned char *)(((uintptr_t)raw + huge - 1) & ~(uintptr_t)(huge - 1));
+	tap_ok(madvise(p, len, MADV_HUGEPAGE) == 0, "madvise(MADV_HUGEPAGE)");
+	for (unsigned long i = 0; i < len; i++)
+		p[i] = (unsigned char)(i * 7 + 3);
+	if (teachos) {
+		tap_ok(smaps_anon_huge(p) >= (long)(len >> 10), "smaps AnonHugePages covers the region (%ld kB)",
+		       smaps_anon_huge(p));
+		tap_ok(read_text("/proc/self/pagetables") > 0 && strstr(buf, huge == (2UL << 20) ? "2M leaves: 2" :
+									  "4M leaves: 2"),
+		       "the page tables hold huge leaves");
+	}
+	tap_ok(intact(p, len, 0, 0), "data written through huge leaves reads back");
+
+	/* mprotect of one small page splits the first huge leaf; data stays. */
+	tap_ok(mprotect(p + 5 * PAGE, PAGE, PROT_READ) == 0, "mprotect one small page read-only");
+	tap_ok(intact(p, len, 0, 0), "after the split every byte is intact");
+	signal(SIGSEGV, on_segv);
+	if ((sig = sigsetjmp(jb, 1)) == 0)
+		p[5 * PAGE] = 1;
+	tap_ok(sig == SIGSEGV && p[5 * PAGE] == (unsigned char)(5 * PAGE * 7 + 3),
+	       "a write to that page faults (signal %d) and changes nothing", sig);
+	p[6 * PAGE] = (unsigned char)(6 * PAGE * 7 + 3);	/* its neighbour stays writable */
+	tap_ok(1, "the neighbouring page is still writable");
+	if (teachos)
+		tap_ok(smaps_anon_huge(p + huge) >= (long)(huge >> 10),
+		       "the second huge leaf is untouched (%ld kB)", smaps_anon_huge(p + huge));
+
+	/* MADV_DONTNEED of a page of the second leaf: that page reads zero, the rest stays. */
+	tap_ok(madvise(p + huge + 3 * PAGE, PAGE, MADV_DONTNEED) == 0, "MADV_DONTNEED one page of the second leaf");
+	tap_ok(p[huge + 3 * PAGE] == 0 && p[huge + 4 * PAGE - 1] == 0, "that page reads back as zero");
+	tap_ok(intact(p + huge, huge, 3 * PAGE, PAGE) && intact(p, huge, 0, 0) == 1,
+	       "every other byte is intact");
+
+	/* fork: the child sees the same data. */
+	pid_t pid = fork();
+
+	if (pid == 0)
+		_exit(intact(p, huge, 0, 0) ? 0 : 1);
+	waitpid(pid, &st, 0);
+	tap_ok(WIFEXITED(st) && WEXITSTATUS(st) == 0, "a fork child reads the same data");
+
+	tap_ok(munmap(p + huge / 2, PAGE) == 0 && intact(p, huge / 2, 0, 0), "partial munmap keeps the rest");
+	munmap(raw, len + huge);
+	return tap_done();
+}

@@ -88,11 +88,11 @@ endif
 FORCE:
 
 run: setup
-	@$(MAKE) --no-print-directory kernel $(INITRD)
+	@$(MAKE) -s --no-print-directory kernel $(INITRD)
 	@bash tools/run-qemu.sh --arch $(ARCH) --timeout 0 --stream --log $(BUILD)/run.log -- $(QEMU_CMD)
 
 gdb: setup
-	@$(MAKE) --no-print-directory kernel
+	@$(MAKE) -s --no-print-directory kernel
 	@echo "QEMU is waiting for gdb on localhost:1234. In another terminal:"
 	@echo "  gdb-multiarch $(BUILD)/kernel.elf -ex 'set architecture $(GDB_ARCH)' -ex 'target remote localhost:1234'"
 	$(QEMU_CMD) -S -gdb tcp::1234

@@ -180,6 +180,33 @@ static void test_teachos_only(unsigned long hsz)
 	munmap(p, NPAGES * hsz);
 }
 
+/*
+ * 1 GiB pages (arm64), when the boot put some in their pool (hugepagesz=1G
+ * hugepages=N): one is mapped by a single level-1 leaf. Skipped when the
+ * pool is empty, as it is on Linux by default.
+ */
+#if defined(__aarch64__)
+static void test_gigantic(void)
+{
+	unsigned long gsz = 1UL << 30;
+	char *p = mmap(NULL, gsz, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | (30 << 26), -1, 0);
+
+	if (p == MAP_FAILED) {
+		tap_skip("no 1 GiB huge pages in the pool (errno %d)", errno);
+		return;
+	}
+	tap_ok(((uintptr_t)p & (gsz - 1)) == 0, "a 1 GiB huge page is 1 GiB-aligned (%p)", p);
+	p[0] = 1;
+	p[gsz - 1] = 2;
+	tap_ok(p[0] == 1 && p[gsz - 1] == 2 && p[gsz / 2] == 0, "it reads back what was written, zero elsewhere");
+	if (on_teachos())
+		tap_ok(read_text("/proc/self/pagetables") > 0 && strstr(buf, "1G leaves: 1") != NULL,
+		       "one 1G leaf maps it");
+	tap_ok(munmap(p, gsz) == 0, "munmap of the 1 GiB page");
+}
+#endif
+
 int main(void)
 {
 	long kb;
@@ -194,6 +221,9 @@ int main(void)
 	test_pool_and_mapping(hsz);
 	if (on_teachos())
 		test_teachos_only(hsz);
+#if defined(__aarch64__)
+	test_gigantic();
+#endif
 	set_pool(0);
 	tap_ok(pool() == 0 && meminfo("HugePages_Total") == 0, "the pool empties again");
 	return tap_done();

@@ -126,6 +126,24 @@ static int selected(const char *name)
 	return 0;
 }
 
+/* Every name in tests= must be a test program: a typo is a failing point,
+ * not a run that passes by running nothing. */
+static void check_selection(void)
+{
+	for (const char *p = opt.only; p && *p;) {
+		size_t len = strcspn(p, ","), i;
+
+		for (i = 0; i < NTESTS; i++)
+			if (strlen(all_tests[i]) == len && !strncmp(p, all_tests[i], len))
+				break;
+		if (i == NTESTS)
+			point(0, "init", "tests= names '%.*s', which is not a test program", (int)len, p);
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+}
+
 /* ---- /proc/meminfo --------------------------------------------------------------- */
 
 static char meminfo_buf[4096];
@@ -352,6 +370,7 @@ int main(int argc, char **argv)
 	out("# init: pid %d, %d test programs, leak check %s\n", getpid(), (int)NTESTS,
 	    opt.leakcheck ? "on" : "off");
 	warm_up();
+	check_selection();
 	for (size_t i = 0; i < NTESTS; i++)
 		if (selected(all_tests[i]))
 			run_test(all_tests[i]);

@@ -35,6 +35,7 @@ static int asid_alloc(void)
 static void asid_free(int asid)
 {
 	arch_tlbi_space(asid);
+	arch_dsb_ish();	/* the invalidation is complete before the ASID can be reused */
 	asid_used[asid] = 0;
 }
 

@@ -1,0 +1,311 @@
+/*
+ * mm_rules_env.c - the world test_mm_rules.c runs the real address-space
+ * code in (see mm_rules_env.h): fake RAM, a page allocator with the real
+ * names and signatures (mm/page_alloc.h), a kernel linear map built with
+ * the real page-table core on the fake arch (every descriptor access goes
+ * through the TLB model), one fake CPU running one fake process, and stubs
+ * for what the linked files reference but the tests never reach.
+ *
+ * Two views of physical memory exist side by side:
+ *   - the TLB model's memory, which holds every page-table page (the
+ *     page-table core reaches tables only through simulated addresses);
+ *   - a host buffer, which holds what page_address() returns: user data,
+ *     struct mm, slab pages.
+ * A page is used through one view only; alloc_pages(GFP_ZERO) clears it in
+ * both, so a table page that once held data (or another table) comes back
+ * empty in the model too.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "mm_rules_env.h"
+#include "page_alloc.h"
+#include "memblock.h"
+#include "pgtable.h"
+#include "proc.h"
+#include "memfd.h"
+#include "tlb_model.h"
+
+/* ---- the page pool ---- */
+
+static struct {
+	unsigned char *buf;			/* host view of [ENV_POOL_BASE, +ENV_POOL_SIZE) */
+	struct page pages[ENV_POOL_PAGES];
+	unsigned char used[ENV_POOL_PAGES];	/* page is inside an allocated block */
+	long in_use;
+	long pt_pages[2];			/* page_alloc_count_pt totals: kernel, user */
+	long fail_after;			/* >= 0: that many more allocations succeed */
+	phys_addr_t memblock_next;
+} env;
+
+bool init_on_alloc, init_on_free;
+
+static unsigned long page_index(const struct page *pg)
+{
+	long i = pg - env.pages;
+
+	if (i < 0 || i >= (long)ENV_POOL_PAGES)
+		panic("mm_rules_env: struct page %p is not ours", (const void *)pg);
+	return (unsigned long)i;
+}
+
+static void check_block(const struct page *pg, unsigned order, const char *what)
+{
+	if (!(pg->flags & PG_HEAD) || pg->order != order || pg->refcount <= 0)
+		panic("mm_rules_env: %s of page 0x%llx order %u (flags 0x%x order %u count %d)", what,
+		      (unsigned long long)page_to_phys(pg), order, pg->flags, pg->order, pg->refcount);
+}
+
+struct page *alloc_pages_zero_state(unsigned gfp, unsigned order, bool *is_zero)
+{
+	unsigned long n = 1UL << order;
+
+	if (order >= MAX_ORDER || (gfp & ~GFP_ZERO))
+		panic("mm_rules_env: alloc_pages(0x%x, %u)", gfp, order);
+	if (env.fail_after == 0)
+		return NULL;
+	for (unsigned long i = 0; i + n <= ENV_POOL_PAGES; i += n) {
+		unsigned long k;
+
+		for (k = 0; k < n && !env.used[i + k]; k++)
+			;
+		if (k < n)
+			continue;
+		struct page *pg = &env.pages[i];
+
+		memset(env.used + i, 1, n);
+		memset(pg, 0, n * sizeof(*pg));
+		pg->flags = PG_HEAD;
+		pg->order = (u8)order;
+		pg->refcount = 1;
+		env.in_use += (long)n;
+		if (env.fail_after > 0)
+			env.fail_after--;
+		if ((gfp & GFP_ZERO) || init_on_alloc) {
+			memset(env.buf + i * PAGE_SIZE, 0, n * PAGE_SIZE);
+			tlb_model_phys_fill(page_to_phys(pg), n * PAGE_SIZE, 0);
+		} else {
+			memset(env.buf + i * PAGE_SIZE, 0x5a, n * PAGE_SIZE);	/* not zeroed */
+		}
+		if (is_zero)
+			*is_zero = (gfp & GFP_ZERO) || init_on_alloc;
+		return pg;
+	}
+	return NULL;
+}
+
+struct page *alloc_pages(unsigned gfp, unsigned order)
+{
+	return alloc_pages_zero_state(gfp, order, NULL);
+}
+
+void free_pages(struct page *pg, unsigned order)
+{
+	unsigned long i = page_index(pg), n = 1UL << order;
+
+	check_block(pg, order, "free");
+	for (unsigned long k = 0; k < n; k++)
+		if (!env.used[i + k] || (k && env.pages[i + k].flags))
+			panic("mm_rules_env: free of page 0x%llx order %u: page %lu is not part of it",
+			      (unsigned long long)page_to_phys(pg), order, k);
+	memset(pg, 0, sizeof(*pg));
+	memset(env.used + i, 0, n);
+	memset(env.buf + i * PAGE_SIZE, 0x6b, n * PAGE_SIZE);	/* poison: use after free shows */
+	env.in_use -= (long)n;
+}
+
+void free_pages_zeroed(struct page *pg, unsigned order)
+{
+	free_pages(pg, order);
+}
+
+void zero_pages(struct page *pg, unsigned order)
+{
+	memset(page_address(pg), 0, (size_t)PAGE_SIZE << order);
+	tlb_model_phys_fill(page_to_phys(pg), (u64)PAGE_SIZE << order, 0);
+}
+
+void page_get(struct page *pg)
+{
+	check_block(pg, pg->order, "page_get");
+	pg->refcount++;
+}
+
+void page_put(struct page *pg)
+{
+	check_block(pg, pg->order, "page_put");
+	if (--pg->refcount == 0) {
+		pg->refcount = 1;
+		free_pages(pg, pg->order);
+	}
+}
+
+int page_count(const struct page *pg)
+{
+	return pg->refcount;
+}
+
+void split_page(struct page *pg, unsigned order)
+{
+	check_block(pg, order, "split_page");
+	for (unsigned long i = 0; i < (1UL << order); i++) {
+		pg[i].flags = PG_HEAD;
+		pg[i].order = 0;
+		pg[i].refcount = 1;
+	}
+}
+
+phys_addr_t page_to_phys(const struct page *pg)
+{
+	return ENV_POOL_BASE + (phys_addr_t)page_index(pg) * PAGE_SIZE;
+}
+
+struct page *phys_to_page(phys_addr_t pa)
+{
+	if (pa < ENV_POOL_BASE || pa - ENV_POOL_BASE >= ENV_POOL_SIZE)
+		return NULL;
+	return &env.pages[(pa - ENV_POOL_BASE) / PAGE_SIZE];
+}
+
+void *phys_to_virt(phys_addr_t pa)
+{
+	if (pa < ENV_POOL_BASE || pa - ENV_POOL_BASE >= ENV_POOL_SIZE)
+		panic("mm_rules_env: phys_to_virt(0x%llx) outside the pool", (unsigned long long)pa);
+	return env.buf + (pa - ENV_POOL_BASE);
+}
+
+phys_addr_t virt_to_phys(const void *va)
+{
+	const unsigned char *p = va;
+
+	if (p < env.buf || p >= env.buf + ENV_POOL_SIZE)
+		panic("mm_rules_env: virt_to_phys(%p) outside the pool", va);
+	return ENV_POOL_BASE + (phys_addr_t)(p - env.buf);
+}
+
+void *page_address(const struct page *pg)
+{
+	return env.buf + page_index(pg) * PAGE_SIZE;
+}
+
+void *alloc_page_va(unsigned gfp)
+{
+	struct page *pg = alloc_pages(gfp, 0);
+
+	return pg ? page_address(pg) : NULL;
+}
+
+void free_page_va(void *va)
+{
+	free_pages(phys_to_page(virt_to_phys(va)), 0);
+}
+
+void page_alloc_count_pt(bool user, int delta)
+{
+	env.pt_pages[user ? 1 : 0] += delta;
+}
+
+long env_pages_in_use(void)
+{
+	return env.in_use;
+}
+
+long env_user_pt_pages(void)
+{
+	return env.pt_pages[1];
+}
+
+void env_fail_after(long n)
+{
+	env.fail_after = n;
+}
+
+/* ---- memblock: the kernel's own tables, before the pool is used ---- */
+
+phys_addr_t memblock_alloc(u64 size, u64 align)
+{
+	phys_addr_t pa = ALIGN_DOWN(env.memblock_next - size, align);
+
+	if (pa < ENV_POOL_BASE + ENV_POOL_SIZE)
+		panic("mm_rules_env: memblock ran into the pool");
+	env.memblock_next = pa;
+	tlb_model_phys_fill(pa, size, 0xa5);	/* memblock memory is not zeroed */
+	return pa;
+}
+
+/* ---- the fixmap is never needed: the linear map covers every table ---- */
+
+pteval_t *fixmap_map_table(int level, phys_addr_t pa)
+{
+	panic("mm_rules_env: fixmap_map_table(%d, 0x%llx): a table outside the linear map", level,
+	      (unsigned long long)pa);
+}
+
+u64 fixmap_remap_count(void)
+{
+	return 0;
+}
+
+/* ---- one CPU, one process ---- */
+
+static struct proc the_proc;
+static struct cpu the_cpu = { .proc = &the_proc };
+
+struct cpu *this_cpu(void)
+{
+	return &the_cpu;
+}
+
+struct proc *env_proc(void)
+{
+	return &the_proc;
+}
+
+/* Only MAP_ANONYMOUS mappings are made: no file is ever a memfd. */
+struct vma_file *memfd_vma_file(struct file *f, const char **name)
+{
+	(void)f;
+	*name = NULL;
+	return NULL;
+}
+
+/* ---- boot ---- */
+
+static struct pt_space kspace;
+
+void env_boot(void)
+{
+	phys_addr_t root;
+
+	tlb_model_reset();
+	tlb_model_set_quiet(false);
+	if (!env.buf) {
+		env.buf = aligned_alloc(2UL << 20, ENV_POOL_SIZE);
+		if (!env.buf)
+			abort();
+	}
+	memset(env.pages, 0, sizeof(env.pages));
+	memset(env.used, 0, sizeof(env.used));
+	env.in_use = 0;
+	env.pt_pages[0] = env.pt_pages[1] = 0;
+	env.fail_after = -1;
+	env.memblock_next = ENV_RAM_BASE + ENV_RAM_SIZE;
+
+	/* MMU off: build the linear map of all RAM (2 MiB blocks) from memblock pages. */
+	pt_init(0, KIMAGE_VADDR, 0);
+	root = memblock_alloc(PAGE_SIZE, PAGE_SIZE);
+	tlb_model_phys_fill(root, PAGE_SIZE, 0);
+	pt_space_init(&kspace, root, 0, PT_ASID_KERNEL);
+	if (!pt_map_range(&kspace, PAGE_OFFSET, ENV_RAM_BASE, ENV_RAM_SIZE, PT_KERNEL_RW, PT_LEAF_ANY))
+		panic("mm_rules_env: cannot build the linear map");
+	tlb_model_mmu_on(root);
+	pt_mmu_enabled();
+	pt_linear_map_live(ENV_RAM_BASE);
+	pt_use_page_allocator();
+	tlb_model_check_idle();
+
+	memset(&the_proc, 0, sizeof(the_proc));
+	the_proc.pid = 1;
+	for (int i = 0; i < RLIM_NLIMITS; i++)
+		the_proc.rlim[i].cur = the_proc.rlim[i].max = ~0ull;
+}

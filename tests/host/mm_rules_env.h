@@ -1,0 +1,35 @@
+/*
+ * mm_rules_env.h - the fake machine under test_mm_rules.c: RAM, a page
+ * allocator with mm/page_alloc.h's names, a kernel linear map on the fake
+ * arch (TLB model), and one CPU running one process (see mm_rules_env.c).
+ */
+#ifndef MM_RULES_ENV_H
+#define MM_RULES_ENV_H
+
+#include "types.h"
+
+struct proc;
+
+/* RAM: the linear map covers all of it; the page pool is its first part,
+ * memblock (the kernel's own tables) takes pages from its top. */
+#define ENV_RAM_BASE	0x40000000ULL
+#define ENV_RAM_SIZE	(64ULL << 20)
+#define ENV_POOL_BASE	ENV_RAM_BASE
+#define ENV_POOL_SIZE	(32ULL << 20)
+#define ENV_POOL_PAGES	(ENV_POOL_SIZE / 4096)
+
+/* Start over: TLB model reset, empty pool, linear map built, MMU on,
+ * a fresh current process (no mm yet, no resource limits). */
+void env_boot(void);
+
+/* The current process (current_proc()). */
+struct proc *env_proc(void);
+
+/* Pages allocated from the pool and not freed; user page-table pages. */
+long env_pages_in_use(void);
+long env_user_pt_pages(void);
+
+/* n >= 0: only n more allocations succeed; -1: no limit. */
+void env_fail_after(long n);
+
+#endif

@@ -103,7 +103,7 @@ include $(wildcard tests/host/*.mk)
 HOST_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -fsanitize=address,undefined \
 	-fno-sanitize-recover=all -Iinclude -Ikernel -Imm -Itests/host
 define host_test_rule
-build/host/test_$(1): $$($(1)_SRCS) tests/host/host_env.c $$(wildcard include/*.h tests/host/*.h kernel/*.h mm/*.h)
+build/host/test_$(1): $$($(1)_SRCS) tests/host/host_env.c $$(wildcard include/*.h tests/host/*.h kernel/*.h mm/*.h tests/host/fake_*/asm/*.h arch/*/include/asm/*.h)
 	@mkdir -p build/host
 	$$(HOSTCC) $$(HOST_CFLAGS) $$($(1)_CFLAGS) -o $$@ $$($(1)_SRCS) tests/host/host_env.c $$($(1)_LIBS)
 endef

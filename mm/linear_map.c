@@ -310,12 +310,15 @@ static void change_leaves(unsigned long start, unsigned long end, unsigned set, 
 
 static int change_range(unsigned long addr, int npages, unsigned set, unsigned clear)
 {
-	unsigned long end = addr + (unsigned long)npages * PAGE_SIZE;
+	unsigned long end;
 	int err;
 
-	if (npages < 0 || !IS_ALIGNED(addr, PAGE_SIZE) || addr < PAGE_OFFSET || end > lm.end ||
-	    end < addr || !lm.kernel)
+	/* Check the page count against the room left before multiplying: on a
+	 * 32-bit kernel npages * PAGE_SIZE could wrap. */
+	if (npages < 0 || !IS_ALIGNED(addr, PAGE_SIZE) || addr < PAGE_OFFSET || addr > lm.end ||
+	    (unsigned long)npages > (lm.end - addr) / PAGE_SIZE || !lm.kernel)
 		return -LM_EINVAL;
+	end = addr + (unsigned long)npages * PAGE_SIZE;
 	if (npages == 0)
 		return 0;
 	err = linear_map_split(addr);

@@ -68,7 +68,9 @@ USER_LDSCRIPT := $(USER_LIB_ARCH)/user.ld
 
 # -nostdinc keeps the host's (or the cross glibc's) headers out; the
 # compiler's own freestanding headers (stddef.h, stdarg.h, stdint.h) stay.
-USER_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -ffreestanding -nostdinc \
+# Recursive (=): the compiler is asked only when something is built, which
+# on a fresh machine is after `make setup` has installed it.
+USER_CFLAGS = -std=gnu11 -O2 -g -Wall -Wextra -Werror -ffreestanding -nostdinc \
 	-isystem $(shell $(USER_CC) -print-file-name=include) \
 	-I$(USER_LIB)/include -I$(USER_LIB_ARCH) -I$(USER_LIB)/tap \
 	-fno-stack-protector -fno-pie -fno-common -fno-tree-loop-distribute-patterns \

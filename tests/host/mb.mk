@@ -1,0 +1,11 @@
+# Host tests of the page-table core on the MicroBlaze descriptor format, with
+# a model of the 64-slot UTLB and of the TLB refill handler (entry.S).
+# Compiled for the fake arch in tests/host/fake_mb (the real asm/pgtable.h
+# and asm/mmu.h, a mirrored asm/tlb.h), with the real arch/microblaze/kernel/tlb.c.
+HOST_TESTS += mb_pgtable
+mb_pgtable_SRCS := mm/pgtable.c mm/pte_update.c mm/fixmap.c mm/linear_map.c mm/ptdump.c \
+	arch/microblaze/kernel/tlb.c tests/host/mb_tlb_model.c tests/host/pt_test_env.c \
+	tests/host/test_mb_pgtable.c
+mb_pgtable_CFLAGS := -Itests/host/fake_mb
+mb_pgtable_LIBS :=
+mb_pgtable_ARGS :=

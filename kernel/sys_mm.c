@@ -403,6 +403,54 @@ static long move_vma(struct mm *mm, struct vma *v, unsigned long old, unsigned l
 	return 0;
 }
 
+/*
+ * MR-7/HT-8: move a hugetlb mapping to new_addr (huge-aligned), shrinking
+ * it first if new_len < old_len. The entries move, not the pages, and the
+ * mapping keeps its reservation of unfaulted pages.
+ */
+static long mremap_hugetlb_to(struct mm *mm, struct vma *v, unsigned long old, unsigned long old_len,
+			      unsigned long new_len, unsigned long new_addr, unsigned long flags)
+{
+	struct vma *nv;
+	long err;
+
+	if (flags & MREMAP_DONTUNMAP)
+		return -EINVAL;	/* MR-13: hugetlb mappings are VM_DONTEXPAND */
+	if (new_len > TASK_SIZE || new_addr > TASK_SIZE - new_len)
+		return -EINVAL;	/* MR-8 */
+	if (new_addr < old + old_len && old < new_addr + new_len)
+		return -EINVAL;	/* MR-8: overlap */
+	err = do_munmap(mm, new_addr, new_addr + new_len);	/* MR-9 */
+	if (err)
+		return err;
+	if (old_len > new_len) {
+		err = do_munmap(mm, old + new_len, old + old_len);
+		if (err)
+			return err;
+		old_len = new_len;
+	}
+	v = vma_find(mm, old);
+	if (!v)
+		return -EFAULT;
+	if (old_len > v->end - old)
+		return -EFAULT;	/* MR-14 */
+	v = isolate(mm, v, old, old + old_len);
+	if (!v)
+		return -ENOMEM;
+	nv = vma_insert(mm, new_addr, new_addr + new_len, v->flags, v->name, 0);
+	if (!nv)
+		return -ENOMEM;
+	err = hugetlb_move(mm, v, old, new_addr, old_len);
+	if (err) {
+		hugetlb_move(mm, nv, new_addr, old, old_len);	/* MR-21: undo */
+		vma_remove(mm, nv);
+		return err;
+	}
+	v->flags &= ~VM_HUGE_RESV;	/* the reservation went with the entries */
+	err = do_munmap(mm, old, old + old_len);
+	return err ? err : (long)new_addr;
+}
+
 long sys_mremap(const unsigned long *a)
 {
 	struct mm *mm = cur_mm();
@@ -439,8 +487,10 @@ long sys_mremap(const unsigned long *a)
 		new_len = ALIGN_UP(new_len, hs);
 		if (new_len > old_len)
 			return -EINVAL;
-		if (implies_new || new_len == old_len)
-			return implies_new ? -EINVAL : (long)old;	/* moving hugetlb is not supported */
+		if (implies_new)
+			return mremap_hugetlb_to(mm, v, old, old_len, new_len, new_addr, flags);
+		if (new_len == old_len)
+			return (long)old;
 		err = do_munmap(mm, old + new_len, old + old_len);
 		return err ? err : (long)old;
 	}

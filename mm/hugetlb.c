@@ -325,6 +325,26 @@ void hugetlb_zap(struct mm *mm, struct vma *v, unsigned long start, unsigned lon
 	}
 }
 
+int hugetlb_move(struct mm *mm, struct vma *v, unsigned long from, unsigned long to, unsigned long len)
+{
+	struct hstate *h = hugetlb_of_vma(v);
+
+	for (unsigned long off = 0; off < len; off += h->size) {
+		struct pt_cursor c, d;
+		pteval_t val;
+
+		if (!huge_slot(mm, h, from + off, false, &c) || c.val == ARCH_PTE_INVALID)
+			continue;
+		if (!huge_slot(mm, h, to + off, true, &d))
+			return -ENOMEM;
+		BUG_ON(d.val != ARCH_PTE_INVALID);
+		val = c.val;
+		huge_set(mm, &c, ARCH_PTE_INVALID);	/* the old translation goes first (TLBI) */
+		huge_set(mm, &d, val);
+	}
+	return 0;
+}
+
 int hugetlb_copy(struct mm *dst, struct mm *src, struct vma *v)
 {
 	struct hstate *h = hugetlb_of_vma(v);

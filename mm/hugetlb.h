@@ -65,6 +65,10 @@ int hugetlb_fault(struct mm *mm, struct vma *v, unsigned long addr, enum fault_a
  */
 void hugetlb_zap(struct mm *mm, struct vma *v, unsigned long start, unsigned long end, bool removing);
 
+/* mremap: move the huge entries of [from, from + len) of v to [to, to + len)
+ * (empty, huge-aligned); pages are not copied. -ENOMEM if a table is missing. */
+int hugetlb_move(struct mm *mm, struct vma *v, unsigned long from, unsigned long to, unsigned long len);
+
 /* fork: share v's pages with the child (copy-on-write when private). */
 int hugetlb_copy(struct mm *dst, struct mm *src, struct vma *v);
 

@@ -131,6 +131,23 @@ static void test_pool_and_mapping(unsigned long hsz)
 	tap_ok(WIFEXITED(st) && WEXITSTATUS(st) == 0 && p[0] == 0x5a,
 	       "copy-on-write after fork: the child sees its write, the parent keeps 0x5a");
 
+	/* mremap moves the mapping to a huge-aligned place: entries move, data and accounting stay. */
+	char *area = mmap(NULL, 4 * hsz, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	char *to = (char *)(((uintptr_t)area + hsz - 1) & ~(uintptr_t)(hsz - 1));
+	char *r = mremap(p, 2 * hsz, 2 * hsz, MREMAP_MAYMOVE | MREMAP_FIXED, to);
+
+	tap_ok(area != MAP_FAILED && r == to, "mremap(MREMAP_FIXED) moves a hugetlb mapping (%p)", r);
+	if (r == to) {
+		tap_ok(to[hsz / 2] == 0x5a && to[0] == 0x5a, "the data moved with it");
+		tap_ok(meminfo("HugePages_Free") == NPAGES - 1 && meminfo("HugePages_Rsvd") == 1,
+		       "the pages and the reservation moved with it (Free %ld, Rsvd %ld)",
+		       meminfo("HugePages_Free"), meminfo("HugePages_Rsvd"));
+		errno = 0;
+		tap_ok(mprotect(p, hsz, PROT_READ) == -1 && errno == ENOMEM, "the old range is unmapped (errno %d)", errno);
+		p = to;
+	}
+	munmap(area, (size_t)(to - area));
+
 	tap_ok(munmap(p, 2 * hsz) == 0 && meminfo("HugePages_Free") == NPAGES && meminfo("HugePages_Rsvd") == 0,
 	       "munmap gives the page back and drops the reservation (Free %ld, Rsvd %ld)",
 	       meminfo("HugePages_Free"), meminfo("HugePages_Rsvd"));

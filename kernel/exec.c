@@ -265,6 +265,13 @@ long exec_into(struct proc *p, const char *path, char *const argv[], char *const
 		mm_put(old);
 	arch_regs_init_user(proc_user_regs(p), ((const elf_ehdr_t *)data)->e_entry, sp);
 	signal_exec(&p->sig);
+	for (int fd = 0; fd < NOFILE; fd++) {	/* FD_CLOEXEC descriptors end here */
+		if (p->files[fd] && p->cloexec[fd]) {
+			file_close(p->files[fd]);
+			p->files[fd] = NULL;
+		}
+		p->cloexec[fd] = false;
+	}
 	const char *base = path;
 
 	for (const char *s = path; *s; s++)

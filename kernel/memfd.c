@@ -292,6 +292,7 @@ long sys_memfd_create(const unsigned long *a)
 	f->st.blksize = PAGE_SIZE;
 	f->st.ino = (u64)(uintptr_t)m;
 	p->files[fd] = f;
+	p->cloexec[fd] = flags & MFD_CLOEXEC;
 	return fd;
 }
 

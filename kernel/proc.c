@@ -251,8 +251,10 @@ long proc_fork(unsigned long flags, unsigned long child_sp)
 	if (child_sp)
 		arch_regs_set_sp(proc_user_regs(child), child_sp);
 	for (int fd = 0; fd < NOFILE; fd++)
-		if (parent->files[fd])
+		if (parent->files[fd]) {
 			child->files[fd] = file_dup(parent->files[fd]);
+			child->cloexec[fd] = parent->cloexec[fd];
+		}
 	signal_fork(&child->sig, &parent->sig);
 	memcpy(child->rlim, parent->rlim, sizeof(child->rlim));
 	memcpy(child->name, parent->name, sizeof(child->name));
@@ -270,6 +272,7 @@ void proc_exit(int wait_status)
 		if (p->files[fd]) {
 			file_close(p->files[fd]);
 			p->files[fd] = NULL;
+			p->cloexec[fd] = false;
 		}
 	}
 	arch_switch_mm(NULL);

@@ -39,6 +39,7 @@ struct proc {
 	bool killed;			/* exit at the next return to user mode */
 	int wait_status;		/* Linux wait status, valid once P_ZOMBIE */
 	struct file *files[NOFILE];
+	bool cloexec[NOFILE];		/* FD_CLOEXEC: closed by a successful exec */
 	struct { u64 cur, max; } rlim[RLIM_NLIMITS];	/* resource limits (prlimit64) */
 	struct sigstate sig;
 	u64 minflt, majflt;		/* page faults (getrusage) */

@@ -24,8 +24,20 @@ static struct file *fd_get(long fd)
 	return p->files[fd];
 }
 
+#define O_CLOEXEC	0x80000	/* 02000000: the same on arm64 and MicroBlaze */
+#define FD_CLOEXEC	1
+
 /* Install f at the lowest free descriptor >= from; -EMFILE if none. */
-static long fd_install(struct file *f, long from)
+static long fd_install_flags(struct file *f, long from, bool cloexec)
+{
+	long fd = fd_install(f, from);
+
+	if (fd >= 0)
+		current_proc()->cloexec[fd] = cloexec;
+	return fd;
+}
+
+long fd_install(struct file *f, long from)
 {
 	struct proc *p = current_proc();
 	long limit = (long)MIN(p->rlim[7].cur, (u64)NOFILE);	/* RLIMIT_NOFILE */
@@ -174,7 +186,7 @@ long sys_openat(const unsigned long *a)
 	err = vfs_open(path, (int)a[2], &f);
 	if (err)
 		return err;
-	fd = fd_install(f, 0);
+	fd = fd_install_flags(f, 0, a[2] & O_CLOEXEC);
 	if (fd < 0)
 		file_close(f);
 	return fd;
@@ -188,6 +200,7 @@ long sys_close(const unsigned long *a)
 	if (!f)
 		return -EBADF;
 	p->files[a[0]] = NULL;
+	p->cloexec[a[0]] = false;
 	file_close(f);
 	return 0;
 }
@@ -300,7 +313,7 @@ long sys_dup(const unsigned long *a)
 
 	if (!f)
 		return -EBADF;
-	fd = fd_install(file_dup(f), 0);
+	fd = fd_install_flags(file_dup(f), 0, false);
 	if (fd < 0)
 		file_close(f);
 	return fd;
@@ -312,6 +325,8 @@ long sys_dup3(const unsigned long *a)
 	struct file *f = fd_get((long)a[0]);
 	long newfd = (long)a[1];
 
+	if (a[2] & ~(unsigned long)O_CLOEXEC)
+		return -EINVAL;
 	if (!f || newfd < 0 || newfd >= NOFILE)
 		return -EBADF;
 	if (newfd == (long)a[0])
@@ -319,6 +334,7 @@ long sys_dup3(const unsigned long *a)
 	if (p->files[newfd])
 		file_close(p->files[newfd]);
 	p->files[newfd] = file_dup(f);
+	p->cloexec[newfd] = a[2] & O_CLOEXEC;
 	return newfd;
 }
 
@@ -339,12 +355,15 @@ long sys_fcntl(const unsigned long *a)
 	switch (a[1]) {
 	case F_DUPFD:
 	case F_DUPFD_CLOEXEC:
-		fd = fd_install(file_dup(f), (long)a[2]);
+		fd = fd_install_flags(file_dup(f), (long)a[2], a[1] == F_DUPFD_CLOEXEC);
 		if (fd < 0)
 			file_close(f);
 		return fd;
 	case F_GETFD:
+		return current_proc()->cloexec[a[0]] ? FD_CLOEXEC : 0;
 	case F_SETFD:
+		current_proc()->cloexec[a[0]] = a[2] & FD_CLOEXEC;
+		return 0;
 	case F_SETFL:
 		return 0;
 	case F_GETFL:

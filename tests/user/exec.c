@@ -4,9 +4,11 @@
  * signals reset to default, ignored signals and the blocked mask kept.
  *
  * Child mode exits with 42 when everything holds, or with the number of the
- * first check that failed.
+ * first check that failed. A second child mode checks close-on-exec: the
+ * descriptor opened with O_CLOEXEC is gone after execve, the other one stays.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +18,44 @@
 #include "tap.h"
 
 #define CHILD_FLAG "--exec-child"
+#define CLOEXEC_FLAG "--cloexec-child"
+
+/* After execve: fd argv[2] (O_CLOEXEC) must be closed, fd argv[3] open. */
+static int cloexec_child(char **argv)
+{
+	int gone = atoi(argv[2]), kept = atoi(argv[3]);
+
+	errno = 0;
+	if (close(gone) != -1 || errno != EBADF)
+		return 1;
+	if (close(kept) != 0)
+		return 2;
+	return 42;
+}
+
+static void test_cloexec(const char *self)
+{
+	int gone = open("/proc/meminfo", O_RDONLY | O_CLOEXEC), kept = open("/proc/meminfo", O_RDONLY);
+	char a[16], b[16];
+	int st = 0;
+	pid_t pid;
+
+	snprintf(a, sizeof(a), "%d", gone);
+	snprintf(b, sizeof(b), "%d", kept);
+	pid = fork();
+	if (pid == 0) {
+		char *args[] = { (char *)self, CLOEXEC_FLAG, a, b, NULL };
+		char *env[] = { NULL };
+
+		execve(self, args, env);
+		_exit(99);
+	}
+	waitpid(pid, &st, 0);
+	tap_ok(gone >= 0 && kept >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 42,
+	       "execve closes the O_CLOEXEC descriptor and keeps the other (child says %d)", WEXITSTATUS(st));
+	close(gone);
+	close(kept);
+}
 
 static int child_mode(int argc, char **argv, char **envp)
 {
@@ -108,8 +148,11 @@ int main(int argc, char **argv, char **envp)
 {
 	if (argc > 1 && !strcmp(argv[1], CHILD_FLAG))
 		return child_mode(argc, argv, envp);
+	if (argc == 4 && !strcmp(argv[1], CLOEXEC_FLAG))
+		return cloexec_child(argv);
 	tap_init();
 	test_exec_errors();
 	test_exec_self(argc > 0 && argv[0][0] == '/' ? argv[0] : "/bin/exec");
+	test_cloexec(argc > 0 && argv[0][0] == '/' ? argv[0] : "/bin/exec");
 	return tap_done();
 }

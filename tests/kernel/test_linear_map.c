@@ -199,6 +199,41 @@ KTEST(linear_map_split_one_page)
 	free_leaf_block(&b);
 }
 
+/*
+ * Re-merge: after set_memory_ro and set_memory_rw on one page, its tables
+ * hold uniform leaves again and linear_map_merge() folds them back into the
+ * block they came from (set_memory_* never do this by themselves, as on
+ * Linux). The page-table pages the split took are given back.
+ */
+KTEST(linear_map_remerge)
+{
+	const struct pt_space *ks = arch_kernel_space();
+	struct pt_counts before, split, after;
+	struct leaf_block b;
+	bool got = alloc_leaf_block(&b);
+	int merged;
+
+	if (!got || b.level == PT_LAST_LEVEL) {
+		ktest_ok(true, "# SKIP no block leaf to split (linear_map=%s)",
+			 opt_linear_map == LINEAR_MAP_PTE ? "pte" : "cont");
+		if (got)
+			free_leaf_block(&b);
+		return;
+	}
+	pt_count_linear(ks, &before);
+	ktest_ok(set_memory_ro(b.va + PAGE_SIZE, 1) == 0 && set_memory_rw(b.va + PAGE_SIZE, 1) == 0,
+		 "split a level-%d block to pages and restore the page", b.level);
+	pt_count_linear(ks, &split);
+	merged = linear_map_merge(b.va + PAGE_SIZE);
+	pt_count_linear(ks, &after);
+	ktest_ok(merged == PT_LAST_LEVEL - b.level && leaf_level(b.va, NULL) == b.level && va_writable(b.va),
+		 "linear_map_merge folded %d level(s): a level-%d leaf again", merged, leaf_level(b.va, NULL));
+	ktest_ok(after.tables == before.tables && split.tables > before.tables,
+		 "page-table pages %llu -> %llu -> %llu", (unsigned long long)before.tables,
+		 (unsigned long long)split.tables, (unsigned long long)after.tables);
+	free_leaf_block(&b);
+}
+
 struct on_stack_args {
 	unsigned long target;
 	int rc_ro, rc_rw;

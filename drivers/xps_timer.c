@@ -1,7 +1,10 @@
 /*
- * xps_timer.c - Xilinx XPS/AXI timer as the tick source: timer 0 counts
- * down from clock-frequency / HZ, reloads itself and interrupts HZ times a
- * second. 32-bit registers in the CPU's byte order; timer n at +0x10 * n.
+ * xps_timer.c - Xilinx XPS/AXI timer as the tick source and the clock:
+ * timer 0 counts down from clock-frequency / HZ, reloads itself and
+ * interrupts HZ times a second; timer 1 counts up freely, with no
+ * interrupt, and is extended to 64 bits in software, so time is exact even
+ * across long stretches with interrupts masked. 32-bit registers in the
+ * CPU's byte order; timer n at +0x10 * n.
  */
 #include "driver.h"
 #include "irq.h"
@@ -17,30 +20,32 @@
 #define TCSR_ENIT	0x040	/* interrupt enable */
 #define TCSR_ENT	0x080	/* run */
 #define TCSR_TINT	0x100	/* interrupt flag: write 1 to clear */
+#define TIMER1		(0x10 / 4)	/* timer 1's registers, in words after timer 0's */
 
 static volatile u32 *timer_base;
 static u32 tick_period;		/* timer cycles per tick */
 static struct tick_source xps_tick = { .name = "xps-timer", .hwirq = -1 };
 
+static u64 free_high;		/* wraps of timer 1, in units of 2^32 cycles */
+static u32 free_last;		/* timer 1 at the last reading */
+
 /*
- * Timer cycles since the last counted tick, for time finer than jiffies
- * (call with interrupts masked). Timer 0 counts down from the period; TINT
- * set means a further period ended whose interrupt is still pending. TCSR
- * is read on both sides of the counter so the two agree. 0 before probe.
+ * Cycles counted by the free-running timer 1 since probe, as 64 bits (0
+ * before probe). A wrap is noticed when a reading is below the previous
+ * one, so the counter must be read at least once per 2^32 cycles (about 43
+ * s at 100 MHz): the tick interrupt does. Call with interrupts masked.
  */
-u64 xps_timer_cycles_since_tick(void)
+u64 xps_timer_free_cycles(void)
 {
-	u32 csr, cnt;
+	u32 now;
 
 	if (!timer_base)
 		return 0;
-	do {
-		csr = timer_base[TCSR0 / 4];
-		cnt = timer_base[TCR0 / 4];
-	} while (timer_base[TCSR0 / 4] != csr);
-	if (cnt > tick_period)
-		cnt = tick_period;
-	return ((csr & TCSR_TINT) ? tick_period : 0) + (tick_period - cnt);
+	now = timer_base[TIMER1 + TCR0 / 4];
+	if (now < free_last)
+		free_high++;
+	free_last = now;
+	return (free_high << 32) | now;
 }
 
 /* Timer 0 expired: clear TINT (writing back what we read keeps it running;
@@ -49,6 +54,7 @@ static void xps_timer_irq(void *arg)
 {
 	(void)arg;
 	timer_base[TCSR0 / 4] = timer_base[TCSR0 / 4] | TCSR_TINT;
+	xps_timer_free_cycles();	/* notice a wrap of timer 1 in time */
 	clock_tick();
 }
 
@@ -81,6 +87,10 @@ static int xps_timer_probe(const struct fdt *fdt, int node)
 	xps_tick.hwirq = hwirq;
 	xps_tick.freq = hz;
 	time_register_tick_source(&xps_tick);
+	/* Timer 1: count up from 0, reload (wrap) at the top, no interrupt. */
+	timer_base[TIMER1 + TLR0 / 4] = 0;
+	timer_base[TIMER1 + TCSR0 / 4] = TCSR_LOAD;
+	timer_base[TIMER1 + TCSR0 / 4] = TCSR_ARHT | TCSR_ENT;
 	timer_base[TCSR0 / 4] = TCSR_UDT | TCSR_ARHT | TCSR_ENIT | TCSR_ENT;
 	return 0;
 }

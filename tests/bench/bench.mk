@@ -29,3 +29,12 @@ $(BENCH_TESTLIB): $(USER_BUILD)/obj/tests/bench/mmbench.c.o $(USER_LIBC_CRT0) $(
 	@mkdir -p $(dir $@)
 	@echo "  LD [$(USER_TARGET)] $@"
 	@$(USER_CC) $(USER_CFLAGS) $(USER_LDFLAGS) -o $@ $(USER_LIBC_CRT0) $< $(USER_LIBC_A) -lgcc
+
+# The huge-page benchmark (tools/hugebench.sh), built with the test libc for
+# MicroBlaze; arm64 uses the glibc build that both kernels run.
+HUGEBENCH_TESTLIB := build/$(USER_TARGET)/bench/hugebench
+bench-bins: $(HUGEBENCH_TESTLIB)
+$(HUGEBENCH_TESTLIB): $(USER_BUILD)/obj/tests/bench/hugebench.c.o $(USER_LIBC_CRT0) $(USER_LIBC_A) $(USER_LDSCRIPT)
+	@mkdir -p $(dir $@)
+	@echo "  LD [$(USER_TARGET)] $@"
+	@$(USER_CC) $(USER_CFLAGS) $(USER_LDFLAGS) -o $@ $(USER_LIBC_CRT0) $< $(USER_LIBC_A) -lgcc

@@ -22,7 +22,7 @@ extern char mb_boot_cmdline[];
 void mb_tlb_unpin_boot(void);
 
 /* drivers/xps_timer.c: cycles since the last tick (interrupts masked). */
-u64 xps_timer_cycles_since_tick(void);
+u64 xps_timer_free_cycles(void);
 void mb_tlb_census(unsigned *valid, unsigned *huge);
 
 /* Special registers. */

@@ -150,20 +150,22 @@ phys_addr_t virt_to_phys(const void *va)
 }
 
 /*
- * No free-running counter the CPU can read: whole ticks, plus the cycles
- * the tick timer has counted since the last one. Never goes backwards:
- * QEMU restarts the timer's count when its interrupt is acknowledged, so
- * a reading taken while that interrupt waited can be ahead of the next.
+ * The CPU has no counter of its own: time is the xps-timer's free-running
+ * timer 1 (cycles since the timer was probed, 0 before). Never goes
+ * backwards.
  */
 u64 arch_time_ns(void)
 {
 	static u64 last;
 	const struct tick_source *src = time_tick_source();
 	unsigned long flags = arch_irq_save();
-	u64 ns = jiffies_read() * (NSEC_PER_SEC / HZ);
+	u64 ns = 0;
 
-	if (src && src->freq)
-		ns += xps_timer_cycles_since_tick() * NSEC_PER_SEC / src->freq;
+	if (src && src->freq) {
+		u64 cycles = xps_timer_free_cycles();
+
+		ns = cycles / src->freq * NSEC_PER_SEC + cycles % src->freq * NSEC_PER_SEC / src->freq;
+	}
 	if (ns < last)
 		ns = last;
 	last = ns;

@@ -8,11 +8,22 @@
 #include <errno.h>
 #include <stdio.h>
 
+/* A machine word that may alias anything, for word-at-a-time loops. */
+typedef unsigned long __attribute__((may_alias)) word_t;
+#define WORD sizeof(word_t)
+
+/* memcpy: whole words when both pointers are equally aligned. */
 void *memcpy(void *dst, const void *src, size_t n)
 {
 	unsigned char *d = dst;
 	const unsigned char *s = src;
 
+	if ((((unsigned long)d ^ (unsigned long)s) & (WORD - 1)) == 0) {
+		for (; n && ((unsigned long)d & (WORD - 1)); n--)
+			*d++ = *s++;
+		for (; n >= WORD; n -= WORD, d += WORD, s += WORD)
+			*(word_t *)d = *(const word_t *)s;
+	}
 	while (n--)
 		*d++ = *s++;
 	return dst;
@@ -33,10 +44,19 @@ void *memmove(void *dst, const void *src, size_t n)
 	return dst;
 }
 
+/* memset: whole words once aligned. */
 void *memset(void *s, int c, size_t n)
 {
 	unsigned char *p = s;
+	word_t w = (unsigned char)c;
 
+	w |= w << 8;
+	w |= w << 16;
+	w |= (w << 16) << 16;	/* no-op where a word is 32 bits */
+	for (; n && ((unsigned long)p & (WORD - 1)); n--)
+		*p++ = (unsigned char)c;
+	for (; n >= WORD; n -= WORD, p += WORD)
+		*(word_t *)p = w;
 	while (n--)
 		*p++ = (unsigned char)c;
 	return s;

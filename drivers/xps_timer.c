@@ -50,12 +50,30 @@ u64 xps_timer_free_cycles(void)
 
 /* Timer 0 expired: clear TINT (writing back what we read keeps it running;
  * QEMU clears TINT on any TCSR write, hardware when 1 is written). */
+#define CATCHUP_MAX HZ	/* deliver at most a second of missed ticks at once */
+static u64 next_tick;		/* timer-1 cycle count at which the next tick is due */
+
+/*
+ * Timer 0 expired: clear TINT, then deliver every tick that fell due by
+ * timer 1's count, not just one. When the guest ran late (a busy host),
+ * timer 0 reloaded several times with one interrupt pending; counting
+ * against the free-running timer keeps jiffies in step with the clock.
+ */
 static void xps_timer_irq(void *arg)
 {
+	u64 now, due;
+
 	(void)arg;
 	timer_base[TCSR0 / 4] = timer_base[TCSR0 / 4] | TCSR_TINT;
-	xps_timer_free_cycles();	/* notice a wrap of timer 1 in time */
-	clock_tick();
+	now = xps_timer_free_cycles();	/* also notices a wrap of timer 1 in time */
+	if (!next_tick)
+		next_tick = now;	/* the first tick sets the phase */
+	due = now >= next_tick ? (now - next_tick) / tick_period + 1 : 1;
+	next_tick += due * tick_period;
+	xps_tick.catchup += MIN(due, (u64)CATCHUP_MAX) - 1;
+	xps_tick.dropped += due - MIN(due, (u64)CATCHUP_MAX);
+	for (due = MIN(due, (u64)CATCHUP_MAX); due; due--)
+		clock_tick();
 }
 
 static int xps_timer_probe(const struct fdt *fdt, int node)

@@ -16,16 +16,10 @@
 #include "proc.h"
 #include "mm.h"
 #include "errno.h"
+#include "mman.h"
 
 #define PKEY_ACCESS_MASK	0xful	/* DISABLE_ACCESS, _WRITE, _EXECUTE, _READ (arm64) */
 #define ARCH_MAX_PKEY		8	/* arm64's POE register has 8 keys */
-
-#define PROT_READ	0x1
-#define PROT_WRITE	0x2
-#define PROT_EXEC	0x4
-#define PROT_SEM	0x8
-#define PROT_GROWSDOWN	0x01000000
-#define PROT_GROWSUP	0x02000000
 
 static bool pkey_allocated(const struct mm *mm, long key)
 {

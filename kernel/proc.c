@@ -18,10 +18,6 @@ static struct cpu cpus[1];
 static int next_pid = 1;
 static struct proc *init_proc;
 
-#define RLIM_INFINITY	(~0ull)
-#define RLIMIT_STACK	3
-#define RLIMIT_NPROC	6
-#define RLIMIT_NOFILE	7
 
 /* Linux's defaults, within what this kernel can give. */
 static void proc_default_limits(struct proc *p)

@@ -20,6 +20,12 @@
 #define NPROC		64	/* process table size: fork fails with EAGAIN beyond it */
 #define NOFILE		256	/* file descriptors per process (the hard RLIMIT_NOFILE) */
 #define RLIM_NLIMITS	16
+/* Resource limits (Linux's numbers) used by the kernel itself. */
+#define RLIMIT_DATA	2
+#define RLIMIT_STACK	3
+#define RLIMIT_NPROC	6
+#define RLIMIT_NOFILE	7
+#define RLIM_INFINITY	(~0ull)
 #define KSTACK_ORDER	2	/* kernel stack: 4 pages */
 
 enum proc_state { P_UNUSED, P_EMBRYO, P_RUNNABLE, P_RUNNING, P_SLEEPING, P_ZOMBIE };

@@ -24,7 +24,6 @@ static struct file *fd_get(long fd)
 	return p->files[fd];
 }
 
-#define O_CLOEXEC	0x80000	/* 02000000: the same on arm64 and MicroBlaze */
 #define FD_CLOEXEC	1
 
 /* Install f at the lowest free descriptor >= from; -EMFILE if none. */
@@ -40,7 +39,7 @@ static long fd_install_flags(struct file *f, long from, bool cloexec)
 long fd_install(struct file *f, long from)
 {
 	struct proc *p = current_proc();
-	long limit = (long)MIN(p->rlim[7].cur, (u64)NOFILE);	/* RLIMIT_NOFILE */
+	long limit = (long)MIN(p->rlim[RLIMIT_NOFILE].cur, (u64)NOFILE);
 
 	for (long fd = from; fd < limit; fd++) {
 		if (!p->files[fd]) {

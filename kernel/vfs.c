@@ -127,8 +127,6 @@ void console_open_stdio(struct proc *p)
 
 /* ---- open ---- */
 
-#define O_ACCMODE	3
-#define O_RDONLY	0
 
 static bool has_prefix(const char *s, const char *prefix)
 {

@@ -11,6 +11,11 @@
 struct file;
 struct proc;
 
+/* open() flags the VFS looks at (Linux's values, the same on both arches). */
+#define O_ACCMODE	3
+#define O_RDONLY	0
+#define O_CLOEXEC	0x80000	/* 02000000 */
+
 /* The status fstat() reports, before the arch lays it out for the user. */
 struct kstat {
 	u64 dev, ino, rdev, size, blocks;

@@ -38,56 +38,16 @@
 #include "mm.h"
 #include "page_alloc.h"
 #include "errno.h"
+#include "mman.h"
 #include "tlb_model.h"
 #include "host_env.h"
 
 #define P PAGE_SIZE
 
-/* Linux's values (sys_mm.c keeps its own copies private). */
-#define PROT_NONE	0x0
-#define PROT_READ	0x1
-#define PROT_WRITE	0x2
-#define PROT_EXEC	0x4
-#define PROT_SEM	0x8
-#define PROT_GROWSDOWN	0x01000000
-#define PROT_GROWSUP	0x02000000
+/* Shorthands over Linux's values (include/mman.h). */
 #define RW		(PROT_READ | PROT_WRITE)
 
-#define MAP_SHARED		0x01
-#define MAP_PRIVATE		0x02
-#define MAP_FIXED		0x10
-#define MAP_ANONYMOUS		0x20
-#define MAP_GROWSDOWN		0x0100
-#define MAP_FIXED_NOREPLACE	0x100000
 #define ANON			(MAP_PRIVATE | MAP_ANONYMOUS)
-
-#define MREMAP_MAYMOVE		1
-#define MREMAP_FIXED		2
-#define MREMAP_DONTUNMAP	4
-
-#define MADV_NORMAL		0
-#define MADV_RANDOM		1
-#define MADV_SEQUENTIAL		2
-#define MADV_WILLNEED		3
-#define MADV_DONTNEED		4
-#define MADV_FREE		8
-#define MADV_REMOVE		9
-#define MADV_DONTFORK		10
-#define MADV_DOFORK		11
-#define MADV_MERGEABLE		12
-#define MADV_UNMERGEABLE	13
-#define MADV_HUGEPAGE		14
-#define MADV_NOHUGEPAGE		15
-#define MADV_DONTDUMP		16
-#define MADV_DODUMP		17
-#define MADV_WIPEONFORK		18
-#define MADV_KEEPONFORK		19
-#define MADV_COLD		20
-#define MADV_PAGEOUT		21
-#define MADV_POPULATE_READ	22
-#define MADV_DONTNEED_LOCKED	24
-#define MADV_GUARD_INSTALL	102
-#define MADV_GUARD_REMOVE	103
 
 /* Where the tests put their mappings (MAP_FIXED), in pages from here. */
 #define BASE	0x10000000UL

@@ -167,16 +167,6 @@ const struct pt_space *arch_kernel_space(void)
 	return &kernel_space;
 }
 
-void *phys_to_virt(phys_addr_t pa)
-{
-	return (void *)pt_linear_va(pa);
-}
-
-phys_addr_t virt_to_phys(const void *va)
-{
-	return pt_linear_pa((unsigned long)va);
-}
-
 /* Nanoseconds of counter time since entry. CNTFRQ is 62.5 MHz on QEMU. */
 u64 arch_time_ns(void)
 {

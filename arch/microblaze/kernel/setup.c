@@ -139,16 +139,6 @@ const struct pt_space *arch_kernel_space(void)
 	return &kernel_space;
 }
 
-void *phys_to_virt(phys_addr_t pa)
-{
-	return (void *)pt_linear_va(pa);
-}
-
-phys_addr_t virt_to_phys(const void *va)
-{
-	return pt_linear_pa((unsigned long)va);
-}
-
 /*
  * The CPU has no counter of its own: time is the xps-timer's free-running
  * timer 1 (cycles since the timer was probed, 0 before). Never goes

@@ -52,18 +52,8 @@ mkdir -p "$out"
 # ---- 1. sources ----------------------------------------------------------------
 vmlinuz=$(bash tools/fetch-linux.sh) || give_up "could not fetch Debian's Linux kernel"
 
-cache=${LINUX_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/teachos/linux}
-mkdir -p "$cache/lists/partial" "$cache/apt-cache/archives/partial" "$cache/debs"
-cache=$(cd "$cache" && pwd)
-apt_opts=(
-	-oAPT::Architecture=arm64
-	-oAPT::Architectures=arm64
-	"-oDir::State::Lists=$cache/lists"
-	"-oDir::Cache=$cache/apt-cache"
-	-oDebug::NoLocking=1
-	-oAPT::Sandbox::User=root
-	-qq
-)
+. tools/linux-apt.sh	# $cache and apt_opts
+mkdir -p "$cache/debs"
 
 # fetch_sources: print the directory holding SRC_FILES, extracting once.
 fetch_sources() {

@@ -19,9 +19,7 @@
 # Messages go to stderr; stdout is only the path of the kernel image.
 set -euo pipefail
 
-cache=${LINUX_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/teachos/linux}
-mkdir -p "$cache/lists/partial" "$cache/apt-cache/archives/partial"
-cache=$(cd "$cache" && pwd)
+. "$(dirname "$0")/linux-apt.sh"	# $cache and apt_opts
 
 say() { echo "fetch-linux: $*" >&2; }
 die() { echo "fetch-linux: error: $*" >&2; exit 1; }
@@ -35,17 +33,6 @@ if [ "${LINUX_REFRESH:-0}" != 1 ] && [ -z "${LINUX_PACKAGE:-}" ] && [ -f "$curre
 		exit 0
 	fi
 fi
-
-# arm64-only view of the system's sources, with lists and caches of our own.
-apt_opts=(
-	-oAPT::Architecture=arm64
-	-oAPT::Architectures=arm64
-	"-oDir::State::Lists=$cache/lists"
-	"-oDir::Cache=$cache/apt-cache"
-	-oDebug::NoLocking=1
-	-oAPT::Sandbox::User=root
-	-qq
-)
 
 say "updating the arm64 package lists in $cache/lists ..."
 apt-get "${apt_opts[@]}" update >&2 || die "apt-get update (arm64 view) failed"

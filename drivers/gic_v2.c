@@ -16,7 +16,7 @@
  */
 #include "driver.h"
 #include "printk.h"
-#include "irq.h"
+#include "gic.h"
 
 #define GICD_CTLR		0x000
 #define GICD_TYPER		0x004
@@ -66,23 +66,6 @@ static void gicd_set_bit(unsigned base, unsigned hwirq)
 	*gicd(base + 4 * (hwirq / 32)) = 1u << (hwirq % 32);
 }
 
-/* <type number flags>: type 0 = SPI (INTID 32 + number), 1 = PPI (16 + number). */
-static int gicv2_xlate(const struct irq_chip *chip, const u32 *cells, int ncells)
-{
-	u32 type, num, hwirq;
-
-	if (ncells < 3)
-		return -1;
-	type = fdt_be32(&cells[0]);
-	num = fdt_be32(&cells[1]);
-	if (type == 0)
-		hwirq = 32 + num;
-	else if (type == 1 && num < 16)
-		hwirq = 16 + num;
-	else
-		return -1;
-	return hwirq < chip->nr_irqs ? (int)hwirq : -1;
-}
 
 static void gicv2_enable(const struct irq_chip *chip, unsigned hwirq)
 {
@@ -175,7 +158,7 @@ static int gicv2_probe(const struct fdt *fdt, int node)
 	gicv2_dist_init(nr_irqs);
 	gicv2_cpu_init();
 	gicv2_chip = (struct irq_chip){
-		.name = "gicv2", .xlate = gicv2_xlate, .enable = gicv2_enable,
+		.name = "gicv2", .xlate = gic_dt_xlate, .enable = gicv2_enable,
 		.disable = gicv2_disable, .ack = gicv2_ack, .eoi = gicv2_eoi,
 		.raise = gicv2_raise, .priv = &gic, .interrupt_cells = 3, .node = node,
 		.nr_irqs = nr_irqs,

@@ -25,7 +25,7 @@
 #include "driver.h"
 #include "printk.h"
 #include "arch_arm64.h"
-#include "irq.h"
+#include "gic.h"
 
 #define GICD_CTLR		0x0000
 #define GICD_TYPER		0x0004
@@ -115,24 +115,6 @@ static volatile u32 *bit_reg(unsigned gicd_base, unsigned gicr_reg, unsigned hwi
 	return hwirq < 32 ? gicr(gicr_reg) : gicd(gicd_base + 4 * (hwirq / 32));
 }
 
-/* <type number flags>: type 0 = SPI (INTID 32 + number), 1 = PPI (16 + number).
- * A fourth cell (a PPI partition) is ignored. */
-static int gicv3_xlate(const struct irq_chip *chip, const u32 *cells, int ncells)
-{
-	u32 type, num, hwirq;
-
-	if (ncells < 3)
-		return -1;
-	type = fdt_be32(&cells[0]);
-	num = fdt_be32(&cells[1]);
-	if (type == 0)
-		hwirq = 32 + num;
-	else if (type == 1 && num < 16)
-		hwirq = 16 + num;
-	else
-		return -1;
-	return hwirq < chip->nr_irqs ? (int)hwirq : -1;
-}
 
 static void gicv3_enable(const struct irq_chip *chip, unsigned hwirq)
 {
@@ -325,7 +307,7 @@ static int gicv3_probe(const struct fdt *fdt, int node)
 	gicv3_redist_init();
 	gicv3_cpu_init();
 	gicv3_chip = (struct irq_chip){
-		.name = "gicv3", .xlate = gicv3_xlate, .enable = gicv3_enable,
+		.name = "gicv3", .xlate = gic_dt_xlate, .enable = gicv3_enable,
 		.disable = gicv3_disable, .ack = gicv3_ack, .eoi = gicv3_eoi,
 		.raise = gicv3_raise, .priv = &gic, .interrupt_cells = (int)cells, .node = node,
 		.nr_irqs = nr_irqs,

@@ -11,7 +11,7 @@ CROSS_COMPILE ?= aarch64-linux-gnu-
 ARCH_CFLAGS := -mgeneral-regs-only -mcmodel=small -fno-pie -mno-outline-atomics
 ARCH_LDFLAGS := -no-pie
 ARCH_SRCS := $(wildcard arch/arm64/kernel/*.c) $(wildcard arch/arm64/kernel/*.S) drivers/pl011.c \
-	drivers/gic_v2.c drivers/gic_v3.c drivers/arm_arch_timer.c
+	drivers/gic_common.c drivers/gic_v2.c drivers/gic_v3.c drivers/arm_arch_timer.c
 LINKER_SCRIPT := linker/arm64.ld
 KERNEL_IMAGE := $(BUILD)/Image
 # The board's UART, used as the console until the device tree is read (and

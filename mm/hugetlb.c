@@ -206,13 +206,25 @@ void hugetlb_meminfo(u64 *total, u64 *free, u64 *resv, u64 *size_kb)
 
 /* ---- mappings ---- */
 
-/* The entry slot for the huge leaf covering addr (tables allocated if alloc). */
+/*
+ * The entry slot for the huge leaf covering addr. With alloc, the tables
+ * above it are allocated, and a table left in the slot itself by small
+ * pages that were mapped here before this VMA (munmap keeps table pages)
+ * is freed, so the slot is invalid or a huge entry. Without alloc, the slot
+ * may still hold such a table: huge_entry_page() never takes it for a page.
+ * A hugetlb VMA owns its whole huge-aligned range, so a table there can only
+ * be empty; one that is not means the kernel lost track of a mapping.
+ */
 static bool huge_slot(struct mm *mm, const struct hstate *h, unsigned long addr, bool alloc,
 		      struct pt_cursor *c)
 {
 	if (!pt_walk(&mm->pt, addr, h->level, alloc, c))
 		return false;
-	return c->level == h->level;
+	if (c->level != h->level)
+		return false;
+	if (alloc && arch_pte_is_table(c->val, c->level) && !pt_free_empty_table(&mm->pt, c))
+		panic("hugetlb: va 0x%lx: the table in a huge slot still maps something", c->va);
+	return true;
 }
 
 static void huge_set(struct mm *mm, struct pt_cursor *c, pteval_t new)
@@ -221,10 +233,15 @@ static void huge_set(struct mm *mm, struct pt_cursor *c, pteval_t new)
 	c->val = new;
 }
 
-static struct page *huge_entry_page(pteval_t v)
+/*
+ * The huge page the slot entry v (of 'level') maps: a leaf, or a PROT_NONE
+ * software entry. NULL for an invalid entry and for a table, whose page is a
+ * page-table page and never a huge page.
+ */
+static struct page *huge_entry_page(pteval_t v, int level)
 {
 	if (arch_pte_valid(v))
-		return phys_to_page(arch_pte_pa(v));
+		return arch_pte_is_leaf(v, level) ? phys_to_page(arch_pte_pa(v)) : NULL;
 	if (arch_pte_swp_kind(v) == ARCH_SWP_PROTNONE)
 		return phys_to_page(arch_pte_swp_pa(v));
 	return NULL;
@@ -276,7 +293,7 @@ int hugetlb_fault(struct mm *mm, struct vma *v, unsigned long addr, enum fault_a
 
 	if (!huge_slot(mm, h, base, true, &c))
 		return -ENOMEM;
-	pg = huge_entry_page(c.val);
+	pg = huge_entry_page(c.val, c.level);
 	if (!pg) {
 		pg = take_page(h, v);
 		if (!pg)
@@ -313,7 +330,7 @@ void hugetlb_zap(struct mm *mm, struct vma *v, unsigned long start, unsigned lon
 		struct page *pg = NULL;
 
 		if (huge_slot(mm, h, va, false, &c))
-			pg = huge_entry_page(c.val);
+			pg = huge_entry_page(c.val, c.level);
 		if (pg) {
 			huge_set(mm, &c, ARCH_PTE_INVALID);
 			huge_page_put(h, pg);
@@ -333,8 +350,8 @@ int hugetlb_move(struct mm *mm, struct vma *v, unsigned long from, unsigned long
 		struct pt_cursor c, d;
 		pteval_t val;
 
-		if (!huge_slot(mm, h, from + off, false, &c) || c.val == ARCH_PTE_INVALID)
-			continue;
+		if (!huge_slot(mm, h, from + off, false, &c) || !huge_entry_page(c.val, c.level))
+			continue;	/* nothing faulted in here (at most an empty table) */
 		if (!huge_slot(mm, h, to + off, true, &d))
 			return -ENOMEM;
 		BUG_ON(d.val != ARCH_PTE_INVALID);
@@ -354,7 +371,7 @@ int hugetlb_copy(struct mm *dst, struct mm *src, struct vma *v)
 		struct page *pg;
 		pteval_t child;
 
-		if (!huge_slot(src, h, va, false, &c) || !(pg = huge_entry_page(c.val)))
+		if (!huge_slot(src, h, va, false, &c) || !(pg = huge_entry_page(c.val, c.level)))
 			continue;
 		if (!huge_slot(dst, h, va, true, &d))
 			return -ENOMEM;
@@ -379,7 +396,7 @@ void hugetlb_change_protection(struct mm *mm, struct vma *v, unsigned long start
 		struct page *pg;
 		pteval_t want;
 
-		if (!huge_slot(mm, h, va, false, &c) || !(pg = huge_entry_page(c.val)))
+		if (!huge_slot(mm, h, va, false, &c) || !(pg = huge_entry_page(c.val, c.level)))
 			continue;
 		want = huge_entry(v, h, pg, huge_can_write(v, pg));
 		if (want != c.val)
@@ -395,7 +412,7 @@ u64 hugetlb_rss_bytes(struct mm *mm, struct vma *v, unsigned long start, unsigne
 	for (unsigned long va = start; va < end; va += h->size) {
 		struct pt_cursor c;
 
-		if (huge_slot(mm, h, va, false, &c) && huge_entry_page(c.val))
+		if (huge_slot(mm, h, va, false, &c) && huge_entry_page(c.val, c.level))
 			n += h->size;
 	}
 	return n;

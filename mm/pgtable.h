@@ -215,6 +215,14 @@ bool pt_map_range(const struct pt_space *as, unsigned long va, phys_addr_t pa, u
  */
 void pt_unmap_range(const struct pt_space *as, unsigned long va, u64 size);
 
+/*
+ * The entry at c is a table: if it and every table below it hold only
+ * invalid entries, unlink it (through the choke point, which invalidates
+ * the walk caches), free the tables, set c->val invalid and return true.
+ * Returns false, changing nothing, if anything is still mapped below it.
+ */
+bool pt_free_empty_table(const struct pt_space *as, struct pt_cursor *c);
+
 /* Unlink and free every table below the root, then free the root. */
 void pt_destroy(struct pt_space *as);
 

@@ -153,6 +153,75 @@ static void test_pool_and_mapping(unsigned long hsz)
 	       meminfo("HugePages_Free"), meminfo("HugePages_Rsvd"));
 }
 
+/* How many words of [p, p + len) are not zero. */
+static unsigned long nonzero_words(const char *p, unsigned long len)
+{
+	const unsigned long *w = (const unsigned long *)p;
+	unsigned long n = 0;
+
+	for (unsigned long i = 0; i < len / sizeof(*w); i++)
+		n += w[i] != 0;
+	return n;
+}
+
+/*
+ * A huge page mapped where small pages were mapped before: the page tables
+ * the small pages used must not become (or leak into) the huge page.
+ * Small pages are written over [a, a + touch) of an hsz-aligned a, unmapped,
+ * and a MAP_HUGETLB | MAP_FIXED mapping of hsz bytes (size bits in 'flags')
+ * takes their place. It must read as zero; fork and munmap of it (the first
+ * time before any fault) must leave the pool as it was.
+ */
+static void test_slot_after_small_pages(unsigned long hsz, int flags, unsigned long touch,
+					const char *what)
+{
+	char *area = mmap(NULL, 2 * hsz, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	char *a, *p;
+	long free0 = meminfo("HugePages_Free");
+	int st;
+
+	if (area == MAP_FAILED) {
+		tap_ok(0, "%s: a %lu MiB window for the test (errno %d)", what, 2 * hsz >> 20, errno);
+		return;
+	}
+	a = (char *)(((uintptr_t)area + hsz - 1) & ~(uintptr_t)(hsz - 1));
+	tap_ok(mprotect(a, touch, PROT_READ | PROT_WRITE) == 0, "%s: small pages at %p", what, a);
+	memset(a, 0xa5, touch);
+	munmap(area, 2 * hsz);
+
+	/* mapped, forked and unmapped before any fault */
+	p = mmap(a, hsz, PROT_READ | PROT_WRITE, flags | MAP_ANONYMOUS | MAP_HUGETLB | MAP_FIXED, -1, 0);
+	tap_ok(p == a, "%s: MAP_HUGETLB|MAP_FIXED over the old small pages (%p)", what, p);
+	if (p != a)
+		return;
+	pid_t pid = fork();
+
+	if (pid == 0)
+		_exit(0);
+	waitpid(pid, &st, 0);
+	tap_ok(munmap(p, hsz) == 0 && meminfo("HugePages_Free") == free0,
+	       "%s: fork and munmap before a fault leave the pool as it was (Free %ld, was %ld)", what,
+	       meminfo("HugePages_Free"), free0);
+
+	/* again, touched this time: the page reads as zero in parent and child */
+	p = mmap(a, hsz, PROT_READ | PROT_WRITE, flags | MAP_ANONYMOUS | MAP_HUGETLB | MAP_FIXED, -1, 0);
+	if (p != a) {
+		tap_ok(0, "%s: mapped again (errno %d)", what, errno);
+		return;
+	}
+	p[hsz - 1] = 0;
+	tap_ok(nonzero_words(p, hsz) == 0, "%s: the new huge page is all zero (%lu nonzero words)", what,
+	       nonzero_words(p, hsz));
+	pid = fork();
+	if (pid == 0)
+		_exit(nonzero_words(p, hsz) == 0 ? 0 : 1);
+	waitpid(pid, &st, 0);
+	tap_ok(WIFEXITED(st) && WEXITSTATUS(st) == 0, "%s: the child sees it all zero too", what);
+	tap_ok(munmap(p, hsz) == 0 && meminfo("HugePages_Free") == free0,
+	       "%s: the pool is as it was after munmap (Free %ld, was %ld)", what,
+	       meminfo("HugePages_Free"), free0);
+}
+
 /* This kernel only: no last-level table, and one clear per huge page. */
 static void test_teachos_only(unsigned long hsz)
 {
@@ -221,6 +290,8 @@ static void test_gigantic(void)
 		tap_ok(read_text("/proc/self/pagetables") > 0 && strstr(buf, "1G leaves: 1") != NULL,
 		       "one 1G leaf maps it");
 	tap_ok(munmap(p, gsz) == 0, "munmap of the 1 GiB page");
+	/* small pages under two levels of tables first: a 64 KiB run at the 1 GiB boundary */
+	test_slot_after_small_pages(gsz, MAP_PRIVATE | (30 << 26), 64 << 10, "1 GiB private");
 }
 #endif
 
@@ -236,6 +307,9 @@ int main(void)
 		return tap_done();
 	hsz = (unsigned long)kb * 1024;
 	test_pool_and_mapping(hsz);
+	set_pool(NPAGES);
+	test_slot_after_small_pages(hsz, MAP_PRIVATE, hsz, "private");
+	test_slot_after_small_pages(hsz, MAP_SHARED, hsz, "shared");
 	if (on_teachos())
 		test_teachos_only(hsz);
 #if defined(__aarch64__)

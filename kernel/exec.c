@@ -13,6 +13,7 @@
 #include "proc.h"
 #include "mm.h"
 #include "vfs.h"
+#include "ramfile.h"
 #include "printk.h"
 #include "kstring.h"
 #include "errno.h"
@@ -54,11 +55,49 @@ static unsigned segment_flags(u32 pf)
 }
 
 /*
- * Map and fill every PT_LOAD segment of the file into mm. Sets *phdr_va to
- * where the program headers are visible and *brk to the end of the image.
+ * Map one PT_LOAD segment, [start, end) in pages, as Linux's ELF loader
+ * does: the pages holding file bytes as a private mapping of the file (so
+ * they refault from it if discarded), the rest as anonymous zero pages
+ * (bss). In a writable segment, the bytes after p_filesz in its last file
+ * page are zeroed, which gives that page a private copy. Returns 0 or
+ * -ENOMEM (what was mapped stays, for the caller's mm_put to undo).
  */
-static long load_segments(struct mm *mm, const u8 *data, u64 size, const char *path,
-			  unsigned long *phdr_va, unsigned long *brk)
+static long map_segment(struct mm *mm, const elf_phdr_t *ph, unsigned long start, unsigned long end,
+			struct vma_file *file, const char *path)
+{
+	unsigned flags = segment_flags(ph->p_flags);
+	unsigned long file_end = ph->p_filesz ? ALIGN_UP((unsigned long)(ph->p_vaddr + ph->p_filesz), PAGE_SIZE)
+					      : start;
+	unsigned long tail = (unsigned long)(ph->p_vaddr + ph->p_filesz);
+	struct vma *v;
+
+	if (file_end > start) {
+		v = vma_insert(mm, start, file_end, flags, path, ALIGN_DOWN(ph->p_offset, PAGE_SIZE));
+		if (!v)
+			return -ENOMEM;
+		v->file = vma_file_get(file);
+		if ((flags & VM_WRITE) && tail < file_end) {
+			static const u8 zeros[64];
+
+			if (mm_fault(mm, tail, FAULT_WRITE))	/* the private copy of the file page */
+				return -ENOMEM;
+			for (unsigned long va = tail; va < file_end; va += MIN(sizeof(zeros), file_end - va))
+				if (mm_write(mm, va, zeros, MIN(sizeof(zeros), file_end - va)))
+					return -ENOMEM;
+		}
+	}
+	if (end > file_end && !vma_insert(mm, file_end, end, flags, NULL, 0))
+		return -ENOMEM;
+	return 0;
+}
+
+/*
+ * Map every PT_LOAD segment of the file into mm, from file (the file's
+ * pages, see ramfile.c). Sets *phdr_va to where the program headers are
+ * visible and *brk to the end of the image.
+ */
+static long load_segments(struct mm *mm, const u8 *data, struct vma_file *file, u64 size,
+			  const char *path, unsigned long *phdr_va, unsigned long *brk)
 {
 	const elf_ehdr_t *eh = (const elf_ehdr_t *)data;
 	const elf_phdr_t *ph = (const elf_phdr_t *)(data + eh->e_phoff);
@@ -76,14 +115,13 @@ static long load_segments(struct mm *mm, const u8 *data, u64 size, const char *p
 		    ph->p_vaddr + ph->p_memsz < ph->p_vaddr || ph->p_vaddr + ph->p_memsz > USER_MMAP_BASE ||
 		    ph->p_vaddr < USER_MMAP_MIN)
 			return -ENOEXEC;
+		if ((ph->p_vaddr - ph->p_offset) & (PAGE_SIZE - 1))
+			return -ENOEXEC;	/* file and memory disagree within a page: not mappable */
 		start = ALIGN_DOWN((unsigned long)ph->p_vaddr, PAGE_SIZE);
 		end = ALIGN_UP((unsigned long)(ph->p_vaddr + ph->p_memsz), PAGE_SIZE);
 		if (vma_find_from(mm, start) && vma_find_from(mm, start)->start < end)
 			return -ENOEXEC;	/* segments sharing a page are not supported */
-		if (!vma_insert(mm, start, end, segment_flags(ph->p_flags), path,
-				ALIGN_DOWN(ph->p_offset, PAGE_SIZE)))
-			return -ENOMEM;
-		if (mm_write(mm, ph->p_vaddr, data + ph->p_offset, ph->p_filesz))
+		if (map_segment(mm, ph, start, end, file, path))
 			return -ENOMEM;
 		if (!*phdr_va && ph->p_offset <= eh->e_phoff &&
 		    eh->e_phoff < ph->p_offset + ph->p_filesz)
@@ -227,6 +265,7 @@ long exec_into(struct proc *p, const char *path, char *const argv[], char *const
 	u32 mode;
 	unsigned long phdr_va, brk, sp, aux[40];
 	struct mm *mm, *old;
+	struct vma_file *file;
 	long err;
 
 	if (!initramfs_lookup(path, &data, &size, &mode))
@@ -236,10 +275,14 @@ long exec_into(struct proc *p, const char *path, char *const argv[], char *const
 	err = elf_check(data, size);
 	if (err)
 		return err;
-	mm = mm_create();
-	if (!mm)
+	file = ramfile_get(data, size);
+	mm = file ? mm_create() : NULL;
+	if (!mm) {
+		vma_file_put(file);
 		return -ENOMEM;
-	err = load_segments(mm, data, size, exec_path_name(path), &phdr_va, &brk);
+	}
+	err = load_segments(mm, data, file, size, exec_path_name(path), &phdr_va, &brk);
+	vma_file_put(file);	/* the segments' VMAs hold their own references */
 	if (!err && !vma_insert(mm, USER_STACK_TOP - USER_STACK_SIZE, USER_STACK_TOP,
 				VM_READ | VM_WRITE | VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC |
 				VM_GROWSDOWN | VM_STACK, NULL, 0))

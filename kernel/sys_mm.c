@@ -691,8 +691,8 @@ static long advise_vma(struct mm *mm, struct vma *v, unsigned long s, unsigned l
 		mm_zap_range(mm, s, e, false);
 		return 0;
 	case MADV_FREE:
-		if (v->flags & VM_SHARED)
-			return -EINVAL;
+		if ((v->flags & VM_SHARED) || v->file)
+			return -EINVAL;	/* MA-7: anonymous private memory only */
 		mm_zap_range(mm, s, e, false);	/* freed at once: reads back as zero */
 		return 0;
 	case MADV_REMOVE:

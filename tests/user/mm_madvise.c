@@ -112,6 +112,55 @@ static void test_free(void)
 	munmap(s, PAGE);
 }
 
+/* The VMA holding addr, from /proc/self/maps; 0 if none. */
+static int vma_of(const void *addr, unsigned long *start, unsigned long *end, char perms[5])
+{
+	const char *line = read_proc("/proc/self/maps") > 0 ? mm_procbuf : NULL;
+
+	while (line && *line) {
+		line = parse_maps_line(line, start, end, perms);
+		if ((unsigned long)addr >= *start && (unsigned long)addr < *end)
+			return 1;
+	}
+	return 0;
+}
+
+static __attribute__((noinline)) int text_probe(int x)
+{
+	return x * 3 + 1;
+}
+
+/* A page of initialised data of our own (nothing else shares its page). */
+static char data_page[2 * PAGE] __attribute__((aligned(4096))) = { [0] = 11, [PAGE - 1] = 22 };
+
+/*
+ * MA-6/MA-7 on the program's own file mappings: its text and data are
+ * private mappings of the executable, so discarded pages refault from the
+ * file: the program keeps running, and written data reverts to the file's.
+ * MADV_FREE is for anonymous memory only: EINVAL on a file mapping.
+ */
+static void test_own_image(void)
+{
+	unsigned long s, e;
+	char perms[5];
+	volatile char *d = data_page;
+
+	if (!vma_of((const void *)text_probe, &s, &e, perms) || perms[2] != 'x') {
+		tap_ok(0, "our text mapping in /proc/self/maps");
+		return;
+	}
+	tap_ok(madvise((void *)s, e - s, MADV_DONTNEED) == 0 && text_probe(4) == 13,
+	       "MA-6: MADV_DONTNEED over our own text: 0, and the program keeps running");
+	errno = 0;
+	tap_ok(madvise((void *)s, e - s, MADV_FREE) == -1 && errno == EINVAL && text_probe(5) == 16,
+	       "MA-7: MADV_FREE over our own text (a file mapping): EINVAL (errno %d)", errno);
+	d[0] = 99;
+	d[PAGE - 1] = 98;
+	tap_ok(madvise(data_page, PAGE, MADV_DONTNEED) == 0 && d[0] == 11 && d[PAGE - 1] == 22,
+	       "MA-6: MADV_DONTNEED over written initialised data: it reads the file's bytes again (%d, %d)",
+	       d[0], d[PAGE - 1]);
+}
+
 static void test_others(void)
 {
 	char *p = anon(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, 0);
@@ -247,6 +296,7 @@ int main(void)
 	test_gap();
 	test_dontneed();
 	test_free();
+	test_own_image();
 	test_others();
 	g = anon(NULL, PAGE, PROT_READ | PROT_WRITE, 0);
 	guards = madvise(g, PAGE, MADV_GUARD_INSTALL) == 0;

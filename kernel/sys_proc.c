@@ -101,6 +101,11 @@ static long copy_strings(unsigned long uvec, char **vec, char *buf, size_t *used
 	return 0;
 }
 
+/*
+ * execve(path, argv, envp): the strings are copied in before the old image
+ * goes. A NULL or empty argv gives the new program argc 1 and argv[0] "",
+ * as Linux does since 5.18, so no program starts with argv[0] NULL.
+ */
 long sys_execve(const unsigned long *a)
 {
 	struct page *pg = alloc_pages(0, EXEC_STRINGS_ORDER);
@@ -116,6 +121,12 @@ long sys_execve(const unsigned long *a)
 	if (err >= 0) {
 		used = (size_t)err + 1;
 		err = copy_strings(a[1], argv, buf, &used, size);
+	}
+	if (!err && !argv[0]) {
+		/* An empty argv becomes { "" }, so argc is 1 (Linux >= 5.18). */
+		buf[used] = '\0';
+		argv[0] = buf + used++;
+		argv[1] = NULL;
 	}
 	if (!err)
 		err = copy_strings(a[2], envp, buf, &used, size);

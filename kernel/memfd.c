@@ -248,14 +248,14 @@ struct vma_file *memfd_vma_file(struct file *f, const char **name)
 long sys_memfd_create(const unsigned long *a)
 {
 	struct proc *p = current_proc();
-	unsigned flags = (unsigned)a[1];
+	unsigned flags = arg_uint(a[1]);
 	char uname[MFD_NAME_MAX + 2];
 	struct memfd *m;
 	struct file *f;
 	long n;
 	int fd;
 
-	if (a[1] & ~(unsigned long)(MFD_CLOEXEC | MFD_ALLOW_SEALING | MFD_HUGETLB | MFD_NOEXEC_SEAL | MFD_EXEC))
+	if (flags & ~(unsigned)(MFD_CLOEXEC | MFD_ALLOW_SEALING | MFD_HUGETLB | MFD_NOEXEC_SEAL | MFD_EXEC))
 		return -EINVAL;
 	if ((flags & MFD_EXEC) && (flags & MFD_NOEXEC_SEAL))
 		return -EINVAL;
@@ -297,12 +297,13 @@ long sys_memfd_create(const unsigned long *a)
 }
 
 /* The memfd behind fd, or NULL; *err says why not (Linux's errno for ftruncate). */
-static struct memfd *fd_memfd(unsigned long fd, long *err)
+static struct memfd *fd_memfd(unsigned long ufd, long *err)
 {
 	struct proc *p = current_proc();
+	unsigned fd = arg_uint(ufd);
 	struct file *f;
 
-	if ((long)(int)fd < 0 || (long)(int)fd >= NOFILE || !(f = p->files[(int)fd])) {
+	if (fd >= NOFILE || !(f = p->files[fd])) {
 		*err = -EBADF;
 		return NULL;
 	}
@@ -337,7 +338,7 @@ long sys_ftruncate(const unsigned long *a)
 long sys_fallocate(const unsigned long *a)
 {
 	struct proc *p = current_proc();
-	int mode = (int)a[1];
+	int mode = arg_int(a[1]), fd = arg_int(a[0]);
 	long off = (long)a[2], len = (long)a[3];
 	struct file *f;
 	struct memfd *m;
@@ -349,7 +350,7 @@ long sys_fallocate(const unsigned long *a)
 		return -EOPNOTSUPP;
 	if ((mode & FALLOC_FL_PUNCH_HOLE) && !(mode & FALLOC_FL_KEEP_SIZE))
 		return -EOPNOTSUPP;
-	if ((long)(int)a[0] < 0 || (long)(int)a[0] >= NOFILE || !(f = p->files[(int)a[0]]))
+	if (fd < 0 || fd >= NOFILE || !(f = p->files[fd]))
 		return -EBADF;
 	if (f->ops != &memfd_file_ops) {
 		switch (f->st.mode & S_IFMT) {

@@ -131,6 +131,6 @@ long sys_pipe2(const unsigned long *a)
 	}
 	me->files[fds[0]] = ends[0];
 	me->files[fds[1]] = ends[1];
-	me->cloexec[fds[0]] = me->cloexec[fds[1]] = a[1] & O_CLOEXEC;
+	me->cloexec[fds[0]] = me->cloexec[fds[1]] = arg_int(a[1]) & O_CLOEXEC;
 	return 0;
 }

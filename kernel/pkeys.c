@@ -38,7 +38,7 @@ long sys_pkey_alloc(const unsigned long *a)
 long sys_pkey_free(const unsigned long *a)
 {
 	struct mm *mm = current_proc()->mm;
-	long key = (long)(int)a[0];
+	long key = arg_int(a[0]);
 
 	if (key < 0 || key >= ARCH_MAX_PKEY || !pkey_allocated(mm, key))
 		return -EINVAL;
@@ -49,7 +49,7 @@ long sys_pkey_free(const unsigned long *a)
 long sys_pkey_mprotect(const unsigned long *a)
 {
 	unsigned long start = a[0], len = a[1], prot = a[2];
-	long key = (long)(int)a[3];
+	long key = arg_int(a[3]);
 
 	if (key == -1 || pkey_allocated(current_proc()->mm, key))
 		return sys_mprotect(a);

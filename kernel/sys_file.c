@@ -15,19 +15,20 @@
 #define PATH_MAX	256
 #define IO_CHUNK	512
 
-static struct file *fd_get(long fd)
+/* The open file behind descriptor fd (the low 32 bits of its register), or NULL. */
+static struct file *fd_get(unsigned long ufd)
 {
-	struct proc *p = current_proc();
+	unsigned fd = arg_uint(ufd);
 
-	if (fd < 0 || fd >= NOFILE)
+	if (fd >= NOFILE)
 		return NULL;
-	return p->files[fd];
+	return current_proc()->files[fd];
 }
 
 #define FD_CLOEXEC	1
 
 /* Install f at the lowest free descriptor >= from; -EMFILE if none. */
-static long fd_install_flags(struct file *f, long from, bool cloexec)
+static long fd_install_flags(struct file *f, unsigned from, bool cloexec)
 {
 	long fd = fd_install(f, from);
 
@@ -36,7 +37,7 @@ static long fd_install_flags(struct file *f, long from, bool cloexec)
 	return fd;
 }
 
-long fd_install(struct file *f, long from)
+long fd_install(struct file *f, unsigned from)
 {
 	struct proc *p = current_proc();
 	long limit = (long)MIN(p->rlim[RLIMIT_NOFILE].cur, (u64)NOFILE);
@@ -51,11 +52,11 @@ long fd_install(struct file *f, long from)
 }
 
 /* Copy a path from user space and make it absolute (cwd is always "/"). */
-static long get_path(char *buf, unsigned long upath, long dirfd)
+static long get_path(char *buf, unsigned long upath, unsigned long udirfd)
 {
 	long n;
 
-	if (dirfd != AT_FDCWD && (long)(int)dirfd != AT_FDCWD)
+	if (arg_int(udirfd) != AT_FDCWD)
 		return -ENOSYS;	/* no directory file descriptors yet */
 	buf[0] = '/';
 	n = strncpy_from_user(buf + 1, (const char *)upath, PATH_MAX - 1);
@@ -68,7 +69,7 @@ static long get_path(char *buf, unsigned long upath, long dirfd)
 
 long sys_read(const unsigned long *a)
 {
-	struct file *f = fd_get((long)a[0]);
+	struct file *f = fd_get(a[0]);
 	char kbuf[IO_CHUNK];
 	unsigned long ubuf = a[1];
 	size_t n = a[2], done = 0;
@@ -116,7 +117,7 @@ static long write_user(struct file *f, unsigned long ubuf, size_t n)
 
 long sys_write(const unsigned long *a)
 {
-	struct file *f = fd_get((long)a[0]);
+	struct file *f = fd_get(a[0]);
 
 	return f ? write_user(f, a[1], a[2]) : -EBADF;
 }
@@ -127,7 +128,7 @@ struct iovec_user {
 
 long sys_writev(const unsigned long *a)
 {
-	struct file *f = fd_get((long)a[0]);
+	struct file *f = fd_get(a[0]);
 	long total = 0;
 
 	if (!f)
@@ -152,6 +153,8 @@ long sys_readv(const unsigned long *a)
 {
 	long total = 0;
 
+	if (!fd_get(a[0]))
+		return -EBADF;
 	if ((long)a[2] < 0 || a[2] > 1024)
 		return -EINVAL;
 	for (unsigned long i = 0; i < a[2]; i++) {
@@ -178,14 +181,14 @@ long sys_openat(const unsigned long *a)
 {
 	char path[PATH_MAX];
 	struct file *f;
-	long err = get_path(path, a[1], (long)a[0]), fd;
+	long err = get_path(path, a[1], a[0]), fd;
 
 	if (err)
 		return err;
-	err = vfs_open(path, (int)a[2], &f);
+	err = vfs_open(path, arg_int(a[2]), &f);
 	if (err)
 		return err;
-	fd = fd_install_flags(f, 0, a[2] & O_CLOEXEC);
+	fd = fd_install_flags(f, 0, arg_int(a[2]) & O_CLOEXEC);
 	if (fd < 0)
 		file_close(f);
 	return fd;
@@ -194,12 +197,13 @@ long sys_openat(const unsigned long *a)
 long sys_close(const unsigned long *a)
 {
 	struct proc *p = current_proc();
-	struct file *f = fd_get((long)a[0]);
+	struct file *f = fd_get(a[0]);
+	unsigned fd = arg_uint(a[0]);
 
 	if (!f)
 		return -EBADF;
-	p->files[a[0]] = NULL;
-	p->cloexec[a[0]] = false;
+	p->files[fd] = NULL;
+	p->cloexec[fd] = false;
 	file_close(f);
 	return 0;
 }
@@ -210,14 +214,14 @@ long sys_close(const unsigned long *a)
 
 long sys_lseek(const unsigned long *a)
 {
-	struct file *f = fd_get((long)a[0]);
+	struct file *f = fd_get(a[0]);
 	long off = (long)a[1], base;
 
 	if (!f)
 		return -EBADF;
 	if ((f->st.mode & S_IFMT) == S_IFCHR)
 		return -ESPIPE;
-	switch (a[2]) {
+	switch (arg_uint(a[2])) {
 	case SEEK_SET: base = 0; break;
 	case SEEK_CUR: base = (long)f->off; break;
 	case SEEK_END: base = (long)f->size; break;
@@ -231,7 +235,7 @@ long sys_lseek(const unsigned long *a)
 
 long sys_fstat(const unsigned long *a)
 {
-	struct file *f = fd_get((long)a[0]);
+	struct file *f = fd_get(a[0]);
 
 	if (!f)
 		return -EBADF;
@@ -244,7 +248,7 @@ long sys_newfstatat(const unsigned long *a)
 	struct file *f;
 	long err;
 
-	if (a[3] & AT_EMPTY_PATH) {
+	if (arg_int(a[3]) & AT_EMPTY_PATH) {
 		char c;
 
 		if (copy_from_user(&c, (const void *)a[1], 1))
@@ -255,7 +259,7 @@ long sys_newfstatat(const unsigned long *a)
 			return sys_fstat(args);
 		}
 	}
-	err = get_path(path, a[1], (long)a[0]);
+	err = get_path(path, a[1], a[0]);
 	if (err)
 		return err;
 	err = vfs_open(path, 0, &f);
@@ -268,17 +272,17 @@ long sys_newfstatat(const unsigned long *a)
 
 long sys_ioctl(const unsigned long *a)
 {
-	struct file *f = fd_get((long)a[0]);
+	struct file *f = fd_get(a[0]);
 
 	if (!f)
 		return -EBADF;
-	return f->ops->ioctl ? f->ops->ioctl(f, a[1], a[2]) : -ENOTTY;
+	return f->ops->ioctl ? f->ops->ioctl(f, arg_uint(a[1]), a[2]) : -ENOTTY;
 }
 
 long sys_readlinkat(const unsigned long *a)
 {
 	char path[PATH_MAX];
-	long err = get_path(path, a[1], (long)a[0]);
+	long err = get_path(path, a[1], a[0]);
 
 	return err ? err : -EINVAL;	/* there are no symbolic links */
 }
@@ -287,7 +291,7 @@ long sys_faccessat(const unsigned long *a)
 {
 	char path[PATH_MAX];
 	struct file *f;
-	long err = get_path(path, a[1], (long)a[0]);
+	long err = get_path(path, a[1], a[0]);
 
 	if (err)
 		return err;
@@ -307,7 +311,7 @@ long sys_getcwd(const unsigned long *a)
 
 long sys_dup(const unsigned long *a)
 {
-	struct file *f = fd_get((long)a[0]);
+	struct file *f = fd_get(a[0]);
 	long fd;
 
 	if (!f)
@@ -321,19 +325,20 @@ long sys_dup(const unsigned long *a)
 long sys_dup3(const unsigned long *a)
 {
 	struct proc *p = current_proc();
-	struct file *f = fd_get((long)a[0]);
-	long newfd = (long)a[1];
+	struct file *f = fd_get(a[0]);
+	unsigned newfd = arg_uint(a[1]);
+	int flags = arg_int(a[2]);
 
-	if (a[2] & ~(unsigned long)O_CLOEXEC)
+	if (flags & ~O_CLOEXEC)
 		return -EINVAL;
-	if (!f || newfd < 0 || newfd >= NOFILE)
+	if (!f || newfd >= NOFILE)
 		return -EBADF;
-	if (newfd == (long)a[0])
+	if (newfd == arg_uint(a[0]))
 		return -EINVAL;
 	if (p->files[newfd])
 		file_close(p->files[newfd]);
 	p->files[newfd] = file_dup(f);
-	p->cloexec[newfd] = a[2] & O_CLOEXEC;
+	p->cloexec[newfd] = flags & O_CLOEXEC;
 	return newfd;
 }
 
@@ -344,24 +349,34 @@ long sys_dup3(const unsigned long *a)
 #define F_SETFL		4
 #define F_DUPFD_CLOEXEC	1030
 
+/*
+ * fcntl(fd, cmd, arg): fd and cmd are 32-bit, and so is arg for the
+ * commands here (Linux reads it as an int). F_DUPFD takes that int as an
+ * unsigned lowest descriptor: one at or above RLIMIT_NOFILE (a negative
+ * one included) is EINVAL.
+ */
 long sys_fcntl(const unsigned long *a)
 {
-	struct file *f = fd_get((long)a[0]);
-	long fd;
+	struct proc *p = current_proc();
+	struct file *f = fd_get(a[0]);
+	unsigned fd = arg_uint(a[0]), cmd = arg_uint(a[1]), from = arg_uint(a[2]);
+	long newfd;
 
 	if (!f)
 		return -EBADF;
-	switch (a[1]) {
+	switch (cmd) {
 	case F_DUPFD:
 	case F_DUPFD_CLOEXEC:
-		fd = fd_install_flags(file_dup(f), (long)a[2], a[1] == F_DUPFD_CLOEXEC);
-		if (fd < 0)
+		if (from >= p->rlim[RLIMIT_NOFILE].cur)
+			return -EINVAL;
+		newfd = fd_install_flags(file_dup(f), from, cmd == F_DUPFD_CLOEXEC);
+		if (newfd < 0)
 			file_close(f);
-		return fd;
+		return newfd;
 	case F_GETFD:
-		return current_proc()->cloexec[a[0]] ? FD_CLOEXEC : 0;
+		return p->cloexec[fd] ? FD_CLOEXEC : 0;
 	case F_SETFD:
-		current_proc()->cloexec[a[0]] = a[2] & FD_CLOEXEC;
+		p->cloexec[fd] = arg_int(a[2]) & FD_CLOEXEC;
 		return 0;
 	case F_SETFL:
 		return 0;

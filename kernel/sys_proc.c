@@ -50,10 +50,14 @@ long sys_exit_group(const unsigned long *a)
 #define CLONE_CHILD_CLEARTID	0x00200000
 #define CLONE_CHILD_SETTID	0x01000000
 
-/* clone(flags, stack, parent_tid, tls, child_tid): processes only, no threads. */
+/*
+ * clone(flags, stack, parent_tid, tls, child_tid): processes only, no
+ * threads. flags is unsigned long, but Linux's clone() keeps only its low
+ * 32 bits (clone3 is where the wider flags go).
+ */
 long sys_clone(const unsigned long *a)
 {
-	unsigned long flags = a[0];
+	unsigned long flags = arg_uint(a[0]);
 	long pid;
 
 	if (flags & (CLONE_VM | CLONE_THREAD))
@@ -101,6 +105,11 @@ static long copy_strings(unsigned long uvec, char **vec, char *buf, size_t *used
 	return 0;
 }
 
+/*
+ * execve(path, argv, envp): the strings are copied in before the old image
+ * goes. A NULL or empty argv gives the new program argc 1 and argv[0] "",
+ * as Linux does since 5.18, so no program starts with argv[0] NULL.
+ */
 long sys_execve(const unsigned long *a)
 {
 	struct page *pg = alloc_pages(0, EXEC_STRINGS_ORDER);
@@ -116,6 +125,12 @@ long sys_execve(const unsigned long *a)
 	if (err >= 0) {
 		used = (size_t)err + 1;
 		err = copy_strings(a[1], argv, buf, &used, size);
+	}
+	if (!err && !argv[0]) {
+		/* An empty argv becomes { "" }, so argc is 1 (Linux >= 5.18). */
+		buf[used] = '\0';
+		argv[0] = buf + used++;
+		argv[1] = NULL;
 	}
 	if (!err)
 		err = copy_strings(a[2], envp, buf, &used, size);
@@ -135,7 +150,7 @@ struct rusage_user {
 long sys_wait4(const unsigned long *a)
 {
 	int status = 0;
-	long pid = proc_wait((int)a[0], &status, (int)a[2], NULL);
+	long pid = proc_wait(arg_int(a[0]), &status, arg_int(a[2]), NULL);
 
 	if (pid > 0 && a[1] && copy_to_user((void *)a[1], &status, sizeof(status)))
 		return -EFAULT;
@@ -162,24 +177,26 @@ long sys_rseq(const unsigned long *a) { (void)a; return -ENOSYS; }
 long sys_prlimit64(const unsigned long *a)
 {
 	struct proc *p = current_proc();
+	int pid = arg_int(a[0]);
+	unsigned res = arg_uint(a[1]);
 	u64 lim[2];
 
-	if (a[0] && (long)a[0] != p->pid) {
-		p = proc_find((int)a[0]);
+	if (pid && pid != p->pid) {
+		p = proc_find(pid);
 		if (!p)
 			return -ESRCH;
 	}
-	if (a[1] >= RLIM_NLIMITS)
+	if (res >= RLIM_NLIMITS)
 		return -EINVAL;
 	if (a[2] && copy_from_user(lim, (const void *)a[2], sizeof(lim)))
 		return -EFAULT;
 	if (a[2] && lim[0] > lim[1])
 		return -EINVAL;
-	if (a[3] && copy_to_user((void *)a[3], &p->rlim[a[1]], sizeof(lim)))
+	if (a[3] && copy_to_user((void *)a[3], &p->rlim[res], sizeof(lim)))
 		return -EFAULT;
 	if (a[2]) {
-		p->rlim[a[1]].cur = lim[0];
-		p->rlim[a[1]].max = lim[1];	/* we run as root: raising max is allowed */
+		p->rlim[res].cur = lim[0];
+		p->rlim[res].max = lim[1];	/* we run as root: raising max is allowed */
 	}
 	return 0;
 }
@@ -188,7 +205,7 @@ long sys_getrusage(const unsigned long *a)
 {
 	struct proc *p = current_proc();
 	struct rusage_user ru;
-	long who = (long)a[0];
+	int who = arg_int(a[0]);
 
 	if (who != 0 && who != -1 && who != 1)
 		return -EINVAL;
@@ -223,38 +240,84 @@ long sys_sched_yield(const unsigned long *a)
 	return 0;
 }
 
+#define REBOOT_MAGIC1		0xfee1dead
+#define REBOOT_MAGIC2		672274793
+#define REBOOT_MAGIC2A		85072278
+#define REBOOT_MAGIC2B		369367448
+#define REBOOT_MAGIC2C		537993216
+#define REBOOT_CMD_CAD_OFF	0x00000000
+#define REBOOT_CMD_CAD_ON	0x89abcdef
+#define REBOOT_CMD_HALT		0xcdef0123
+#define REBOOT_CMD_POWER_OFF	0x4321fedc
+
+/*
+ * reboot(magic1, magic2, cmd, arg): Linux declares all three int or
+ * unsigned int (glibc passes the int magic1 sign-extended). The magic
+ * numbers are checked first, then the command, as on Linux: POWER_OFF and
+ * HALT power off; CAD_ON and CAD_OFF choose what Ctrl-Alt-Del does, and as
+ * there is no keyboard to send one they succeed with nothing to change;
+ * any other command (RESTART included) is EINVAL.
+ */
 long sys_reboot(const unsigned long *a)
 {
-	/* LINUX_REBOOT_MAGIC1/2 and CMD_POWER_OFF (or HALT): power off. */
-	if (a[0] != 0xfee1deadul || (a[1] != 672274793 && a[1] != 85072278 &&
-				     a[1] != 369367448 && a[1] != 537993216))
+	unsigned magic1 = arg_uint(a[0]), magic2 = arg_uint(a[1]), cmd = arg_uint(a[2]);
+
+	if (magic1 != REBOOT_MAGIC1 || (magic2 != REBOOT_MAGIC2 && magic2 != REBOOT_MAGIC2A &&
+					magic2 != REBOOT_MAGIC2B && magic2 != REBOOT_MAGIC2C))
 		return -EINVAL;
-	if (a[2] == 0x4321fedc || a[2] == 0xcdef0123)
+	switch (cmd) {
+	case REBOOT_CMD_POWER_OFF:
+	case REBOOT_CMD_HALT:
 		arch_poweroff(0);
-	return -EINVAL;
+	case REBOOT_CMD_CAD_ON:
+	case REBOOT_CMD_CAD_OFF:
+		return 0;
+	default:
+		return -EINVAL;
+	}
 }
 
+/*
+ * Linux's struct sysinfo (uapi linux/sysinfo.h) with the arch's long:
+ * 112 bytes with 64-bit longs, 64 with 32-bit ones. The padding at the end
+ * is what Linux computes from sizeof(long), and is empty on 64-bit.
+ */
 struct sysinfo_user {
 	long uptime;
 	unsigned long loads[3], totalram, freeram, sharedram, bufferram, totalswap, freeswap;
-	unsigned short procs, pad;
+	u16 procs, pad;
 	unsigned long totalhigh, freehigh;
-	unsigned int mem_unit;
-	char f[8];
+	u32 mem_unit;
+	char f[20 - 2 * sizeof(unsigned long) - sizeof(u32)];
 };
+_Static_assert(sizeof(struct sysinfo_user) == (sizeof(long) == 8 ? 112 : 64), "struct sysinfo");
+_Static_assert(__builtin_offsetof(struct sysinfo_user, mem_unit) == (sizeof(long) == 8 ? 104 : 52),
+	       "struct sysinfo");
 
+/*
+ * sysinfo(info): uptime in whole seconds rounded up, memory in pages of
+ * mem_unit bytes, procs the number of processes. As Linux does, when
+ * the memory counts fit in an unsigned long as bytes they are given in
+ * bytes with mem_unit 1; no load averages, swap or high memory.
+ */
 long sys_sysinfo(const unsigned long *a)
 {
 	struct sysinfo_user si;
 	struct page_stats st;
+	u64 ns = ktime_ns();
 
 	page_alloc_stats(&st);
 	memset(&si, 0, sizeof(si));
-	si.uptime = (long)(ktime_ns() / 1000000000);
+	si.uptime = (long)(ns / 1000000000 + (ns % 1000000000 ? 1 : 0));
 	si.totalram = (unsigned long)st.total_pages;
 	si.freeram = (unsigned long)st.free_pages;
-	si.procs = (unsigned short)proc_count();
+	si.procs = (u16)proc_count();
 	si.mem_unit = PAGE_SIZE;
+	if (si.totalram <= ~0ul / PAGE_SIZE) {
+		si.totalram *= PAGE_SIZE;
+		si.freeram *= PAGE_SIZE;
+		si.mem_unit = 1;
+	}
 	return copy_to_user((void *)a[0], &si, sizeof(si)) ? -EFAULT : 0;
 }
 
@@ -269,7 +332,7 @@ long sys_clock_gettime(const unsigned long *a)
 	u64 ns = ktime_ns();
 	struct timespec_user ts = { (long)(ns / 1000000000), (long)(ns % 1000000000) };
 
-	if (a[0] > 11)
+	if (arg_uint(a[0]) > 11)
 		return -EINVAL;
 	return copy_to_user((void *)a[1], &ts, sizeof(ts)) ? -EFAULT : 0;
 }
@@ -321,16 +384,16 @@ long sys_clock_nanosleep(const unsigned long *a)
 	if (ts.sec < 0 || ts.nsec < 0 || ts.nsec >= 1000000000)
 		return -EINVAL;
 	when = (u64)ts.sec * 1000000000 + (u64)ts.nsec;
-	if (!(a[1] & 1))	/* not TIMER_ABSTIME */
+	if (!(arg_int(a[1]) & 1))	/* not TIMER_ABSTIME */
 		when += ktime_ns();
-	return sleep_until(when, (a[1] & 1) ? 0 : a[3]);
+	return sleep_until(when, (arg_int(a[1]) & 1) ? 0 : a[3]);
 }
 
 long sys_getrandom(const unsigned long *a)
 {
 	size_t n = a[1], done = 0;
 
-	if (a[2] & ~7ul)
+	if (arg_uint(a[2]) & ~7u)
 		return -EINVAL;
 	while (done < n) {
 		u64 r = get_random_u64();
@@ -345,7 +408,7 @@ long sys_getrandom(const unsigned long *a)
 
 /* ---- signals ---- */
 
-static bool valid_signal(unsigned long sig)
+static bool valid_signal(int sig)
 {
 	return sig >= 1 && sig <= NSIG;
 }
@@ -364,13 +427,12 @@ static long kill_one(struct proc *p, int sig, int code)
 
 long sys_kill(const unsigned long *a)
 {
-	long pid = (long)(int)a[0];
-	int sig = (int)a[1];
+	int pid = arg_int(a[0]), sig = arg_int(a[1]);
 
-	if (sig && !valid_signal((unsigned long)sig))
+	if (sig && !valid_signal(sig))
 		return -EINVAL;
 	if (pid > 0)
-		return kill_one(proc_find((int)pid), sig, SI_USER);
+		return kill_one(proc_find(pid), sig, SI_USER);
 	if (pid == -1) {	/* every process but init and the caller */
 		struct ksiginfo si = { .signo = sig, .code = SI_USER, .pid = current_proc()->pid };
 
@@ -381,18 +443,22 @@ long sys_kill(const unsigned long *a)
 
 long sys_tkill(const unsigned long *a)
 {
-	if ((long)(int)a[0] <= 0 || (a[1] && !valid_signal(a[1])))
+	int tid = arg_int(a[0]), sig = arg_int(a[1]);
+
+	if (tid <= 0 || (sig && !valid_signal(sig)))
 		return -EINVAL;
-	return kill_one(proc_find((int)a[0]), (int)a[1], SI_TKILL);
+	return kill_one(proc_find(tid), sig, SI_TKILL);
 }
 
 long sys_tgkill(const unsigned long *a)
 {
-	if ((long)(int)a[0] <= 0 || (long)(int)a[1] <= 0 || (a[2] && !valid_signal(a[2])))
+	int tgid = arg_int(a[0]), tid = arg_int(a[1]), sig = arg_int(a[2]);
+
+	if (tgid <= 0 || tid <= 0 || (sig && !valid_signal(sig)))
 		return -EINVAL;
-	if (a[0] != a[1])
+	if (tgid != tid)
 		return -ESRCH;	/* one thread per process */
-	return kill_one(proc_find((int)a[1]), (int)a[2], SI_TKILL);
+	return kill_one(proc_find(tid), sig, SI_TKILL);
 }
 
 #ifdef ARCH_SIGACTION_NO_RESTORER
@@ -440,7 +506,7 @@ static long sigaction_to_user(unsigned long uaddr, const struct k_sigaction *act
 long sys_rt_sigaction(const unsigned long *a)
 {
 	struct proc *p = current_proc();
-	unsigned long sig = a[0];
+	int sig = arg_int(a[0]);
 	struct k_sigaction act, old;
 
 	if (!valid_signal(sig) || a[3] != sizeof(u64))
@@ -473,7 +539,7 @@ long sys_rt_sigprocmask(const unsigned long *a)
 		if (copy_from_user(&set, (const void *)a[1], sizeof(set)))
 			return -EFAULT;
 		set = sigset_user(set);
-		switch (a[0]) {
+		switch (arg_int(a[0])) {
 		case SIG_BLOCK: p->sig.blocked |= set; break;
 		case SIG_UNBLOCK: p->sig.blocked &= ~set; break;
 		case SIG_SETMASK: p->sig.blocked = set; break;

@@ -19,6 +19,24 @@ struct syscall_entry {
 extern const struct syscall_entry arch_syscalls[];
 extern const unsigned arch_nr_syscalls;
 
+/*
+ * Arguments Linux declares 32 bits wide (int, unsigned int, pid_t, uid_t,
+ * mode_t, clockid_t, ...) are decoded with these: Linux's system-call
+ * wrappers look only at the low 32 bits of such a register, so a caller may
+ * leave anything in the upper half (glibc passes the int reboot magic
+ * sign-extended, for one). A handler never uses a[i] whole for them. On a
+ * 32-bit arch both are plain conversions.
+ */
+static inline int arg_int(unsigned long v)
+{
+	return (int)(u32)v;
+}
+
+static inline unsigned arg_uint(unsigned long v)
+{
+	return (u32)v;
+}
+
 /* Run syscall nr with args a[0..5]; unknown numbers give -ENOSYS (logged once). */
 long syscall_dispatch(unsigned long nr, const unsigned long *a);
 

@@ -56,7 +56,7 @@ struct file *file_dup(struct file *f);
 
 /* Put f at the current process's lowest free descriptor >= from (close-on-
  * exec clear); returns it, or -EMFILE (RLIMIT_NOFILE). */
-long fd_install(struct file *f, long from);
+long fd_install(struct file *f, unsigned from);
 
 /* A fresh open file (refs 1, everything else zero), or NULL when the table is full. */
 struct file *file_alloc(void);

@@ -6,6 +6,8 @@
  * Child mode exits with 42 when everything holds, or with the number of the
  * first check that failed. A second child mode checks close-on-exec: the
  * descriptor opened with O_CLOEXEC is gone after execve, the other one stays.
+ * A third, chosen through the environment, checks that an empty or NULL argv
+ * arrives as argc 1 and argv[0] "" (Linux >= 5.18).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -14,11 +16,40 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include "tap.h"
 
 #define CHILD_FLAG "--exec-child"
 #define CLOEXEC_FLAG "--cloexec-child"
+#define EMPTY_ARGV_ENV "EXEC_EMPTY_ARGV=1"
+
+/* Run self with argv (NULL: no vector at all) and envp { EMPTY_ARGV_ENV };
+ * returns the child's exit status, 42 when it saw argc 1 and argv[0] "". */
+static int run_empty_argv(const char *self, char **argv)
+{
+	char *env[] = { EMPTY_ARGV_ENV, NULL };
+	int st = 0;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		syscall(SYS_execve, (long)self, (long)argv, (long)env);
+		_exit(99);
+	}
+	waitpid(pid, &st, 0);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void test_empty_argv(const char *self)
+{
+	char *none[] = { NULL };
+	int st;
+
+	st = run_empty_argv(self, none);
+	tap_ok(st == 42, "execve with an empty argv: argc 1 and argv[0] \"\" (child says %d)", st);
+	st = run_empty_argv(self, NULL);
+	tap_ok(st == 42, "execve with a NULL argv: argc 1 and argv[0] \"\" (child says %d)", st);
+}
 
 /* After execve: fd argv[2] (O_CLOEXEC) must be closed, fd argv[3] open. */
 static int cloexec_child(char **argv)
@@ -146,6 +177,8 @@ static void test_exec_self(const char *self)
 
 int main(int argc, char **argv, char **envp)
 {
+	if (getenv("EXEC_EMPTY_ARGV"))
+		return argc == 1 && argv[0] && argv[0][0] == '\0' && !argv[1] ? 42 : 10 + (argc < 10 ? argc : 9);
 	if (argc > 1 && !strcmp(argv[1], CHILD_FLAG))
 		return child_mode(argc, argv, envp);
 	if (argc == 4 && !strcmp(argv[1], CLOEXEC_FLAG))
@@ -154,5 +187,6 @@ int main(int argc, char **argv, char **envp)
 	test_exec_errors();
 	test_exec_self(argc > 0 && argv[0][0] == '/' ? argv[0] : "/bin/exec");
 	test_cloexec(argc > 0 && argv[0][0] == '/' ? argv[0] : "/bin/exec");
+	test_empty_argv(argc > 0 && argv[0][0] == '/' ? argv[0] : "/bin/exec");
 	return tap_done();
 }

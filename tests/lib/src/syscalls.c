@@ -14,6 +14,7 @@
 #include <sys/random.h>
 #include <sys/mount.h>
 #include <sys/reboot.h>
+#include <sys/sysinfo.h>
 #include "libc.h"
 
 /* ---- files ---------------------------------------------------------------- */
@@ -119,6 +120,7 @@ pid_t getpid(void) { return (pid_t)sys(SYS_getpid); }
 pid_t getppid(void) { return (pid_t)sys(SYS_getppid); }
 pid_t gettid(void) { return (pid_t)sys(SYS_gettid); }
 uid_t getuid(void) { return (uid_t)sys(SYS_getuid); }
+int sysinfo(struct sysinfo *info) { return (int)syscall_ret(SYS_sysinfo, info); }
 int setuid(uid_t uid) { return (int)syscall_ret(SYS_setuid, uid); }
 
 long syscall(long number, ...)

@@ -25,6 +25,10 @@
 #define SYS_lseek           __SC( 62,  19)
 #define SYS_pipe2           __SC( 59, 343)
 #define SYS_dup3            __SC( 24, 342)
+#define SYS_fcntl           __SC( 25, 221)	/* MicroBlaze: fcntl64 */
+#define SYS_fstat           __SC( 80, 197)	/* MicroBlaze: fstat64, struct stat64 */
+#define SYS_newfstatat      __SC( 79, 300)	/* MicroBlaze: fstatat64, struct stat64 */
+#define SYS_memfd_create    __SC(279, 386)
 #define SYS_ioctl           __SC( 29,  54)
 #define SYS_getdents64      __SC( 61, 220)
 #define SYS_mount           __SC( 40,  21)
@@ -45,6 +49,7 @@
 
 #define SYS_kill            __SC(129,  37)
 #define SYS_tgkill          __SC(131, 270)
+#define SYS_tkill           __SC(130, 238)
 #define SYS_rt_sigaction    __SC(134, 174)
 #define SYS_rt_sigprocmask  __SC(135, 175)
 #define SYS_rt_sigpending   __SC(136, 176)
@@ -67,5 +72,6 @@
 #define SYS_getrusage       __SC(165,  77)
 #define SYS_prlimit64       __SC(261, 370)
 #define SYS_getrandom       __SC(278, 385)
+#define SYS_sysinfo         __SC(179, 116)
 
 #endif

@@ -512,7 +512,8 @@ void mm_guard_remove(struct mm *mm, unsigned long start, unsigned long end)
 void mm_populate(struct mm *mm, unsigned long start, unsigned long end, bool write)
 {
 	for (unsigned long va = start; va < end; va += PAGE_SIZE)
-		mm_fault(mm, va, write ? FAULT_WRITE : FAULT_READ);
+		if (mm_fault(mm, va, write ? FAULT_WRITE : FAULT_READ) == -ENOMEM)
+			return;	/* out of memory (or pool): the rest stays lazy, as on Linux */
 }
 
 /* ---- lookups and kernel writes ---- */

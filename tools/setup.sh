@@ -55,6 +55,8 @@ qemu-system-microblazeel            qemu-system-misc
 gdb-multiarch                       gdb-multiarch
 /usr/aarch64-linux-gnu/lib/libc.a   libc6-dev-arm64-cross
 dpkg-deb                            dpkg
+clang                               clang
+/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-$(uname -m).a  libclang-rt-14-dev
 "
 
 # Print the packages (one per line, no duplicates) whose check fails.

@@ -5,9 +5,11 @@
  *
  * libfdt, the reference we compare against, exports several of the same
  * function names as our reader (fdt_getprop, fdt_path_offset, ...), so one
- * program cannot link both under those names. This file therefore compiles
- * kernel/fdt.c itself, with every public name renamed kfdt_*, and then
- * declares libfdt's functions:  kfdt_* is the code under test, fdt_* is libfdt.
+ * program cannot link both under those names. kfdt.h therefore compiles
+ * kernel/fdt.c into this file, with every public name renamed kfdt_*, and
+ * this file declares libfdt's functions: kfdt_* is the code under test,
+ * fdt_* is libfdt. Built with -DKFDT_LIBFUZZER, the same file is the
+ * libFuzzer target fuzz_fdt (see the end of the file).
  *
  * The tests:
  *   1. unit checks of the API on a tree built here (paths, offsets, errors);
@@ -21,58 +23,7 @@
  *      libfdt whenever libfdt accepts the blob too).
  * All test blobs are generated here; none are committed.
  */
-#define fdt_open kfdt_open
-#define fdt_strerror kfdt_strerror
-#define fdt_path_offset kfdt_path_offset
-#define fdt_first_subnode kfdt_first_subnode
-#define fdt_next_subnode kfdt_next_subnode
-#define fdt_parent kfdt_parent
-#define fdt_node_name kfdt_node_name
-#define fdt_getprop kfdt_getprop
-#define fdt_first_prop kfdt_first_prop
-#define fdt_next_prop kfdt_next_prop
-#define fdt_prop_at kfdt_prop_at
-#define fdt_be32 kfdt_be32
-#define fdt_be64 kfdt_be64
-#define fdt_prop_u32 kfdt_prop_u32
-#define fdt_address_cells kfdt_address_cells
-#define fdt_size_cells kfdt_size_cells
-#define fdt_read_reg kfdt_read_reg
-#define fdt_node_is_compatible kfdt_node_is_compatible
-#define fdt_node_by_compatible kfdt_node_by_compatible
-#define fdt_node_by_phandle kfdt_node_by_phandle
-#define fdt_stdout_node kfdt_stdout_node
-#define fdt_scan_boot_info kfdt_scan_boot_info
-#include "../../kernel/fdt.c"
-#undef fdt_open
-#undef fdt_strerror
-#undef fdt_path_offset
-#undef fdt_first_subnode
-#undef fdt_next_subnode
-#undef fdt_parent
-#undef fdt_node_name
-#undef fdt_getprop
-#undef fdt_first_prop
-#undef fdt_next_prop
-#undef fdt_prop_at
-#undef fdt_be32
-#undef fdt_be64
-#undef fdt_prop_u32
-#undef fdt_address_cells
-#undef fdt_size_cells
-#undef fdt_read_reg
-#undef fdt_node_is_compatible
-#undef fdt_node_by_compatible
-#undef fdt_node_by_phandle
-#undef fdt_stdout_node
-#undef fdt_scan_boot_info
-/* kernel/fdt.c's private token names; libfdt's fdt.h defines its own. */
-#undef FDT_MAGIC
-#undef FDT_BEGIN_NODE
-#undef FDT_END_NODE
-#undef FDT_PROP
-#undef FDT_NOP
-#undef FDT_END
+#include "kfdt.h"
 
 #include <dirent.h>
 #include <stdarg.h>
@@ -1960,6 +1911,35 @@ static void test_fuzz_and_truncation(const char *dir)
 	free(qemu);
 }
 
+#ifdef KFDT_LIBFUZZER
+/*
+ * Built as a libFuzzer target (fuzz_fdt, tests/host/fuzz.mk) instead of the
+ * test program: each input is one blob, put through fuzz_one() above with
+ * the generator seeded from the input, so a crash replays exactly. Any
+ * sanitizer report, a refusal without a message, or a disagreement with
+ * libfdt on a tree both accept aborts, and libFuzzer keeps the input.
+ */
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static struct cmp c;
+	int accepted = 0, both = 0;
+
+	if (size > (1u << 20))
+		return 0;
+	memset(&c, 0, sizeof(c));
+	c.ctx = "libfuzzer input";
+	rng = 0x2545f4914f6cdd1dull ^ size;
+	for (size_t i = 0; i < size && i < 64; i++)
+		rng = rng * 31 + data[i];
+	rng |= 1;
+	fuzz_one(data, (u32)size, &c, &accepted, &both);
+	if (c.bad)
+		abort();
+	return 0;
+}
+#else
 int main(int argc, char **argv)
 {
 	const char *dir = argc > 1 ? argv[1] : "build/dtbs";
@@ -1973,3 +1953,4 @@ int main(int argc, char **argv)
 	test_fuzz_and_truncation(dir);
 	return tap_done();
 }
+#endif

@@ -41,6 +41,7 @@
 #include "mman.h"
 #include "tlb_model.h"
 #include "host_env.h"
+#include "mm_oracle.h"
 
 #define P PAGE_SIZE
 
@@ -68,127 +69,15 @@ static void call_fail(const char *what)
 	tap_ok(0, "after %s: %s", cur_call, what);
 }
 
-typedef void (*entry_fn)(struct mm *m, unsigned long va, pteval_t d, int level, void *arg);
-
-/* Visit every non-empty leaf-level entry of m's tables, reading the model's
- * memory directly (no simulated access, so nothing is cached by this). */
-static void walk_raw(struct mm *m, phys_addr_t t, int level, unsigned long base, entry_fn fn,
-		     void *arg)
-{
-	for (unsigned long i = 0; i < arch_pt_entries(level); i++) {
-		pteval_t d = tlb_model_phys_read64(t + i * sizeof(pteval_t));
-		unsigned long va = base + (i << arch_pt_shift(level));
-
-		if (d == ARCH_PTE_INVALID)
-			continue;
-		if (arch_pte_is_table(d, level))
-			walk_raw(m, arch_pte_pa(d), level + 1, va, fn, arg);
-		else
-			fn(m, va, d, level, arg);
-	}
-}
-
-static void walk_all(struct mm *m, entry_fn fn, void *arg)
-{
-	walk_raw(m, m->pt.root, 0, 0, fn, arg);
-}
-
-static int map_count[ENV_POOL_PAGES];	/* entries mapping each pool page */
-static char pt_problem[200];
-
-static void check_entry(struct mm *m, unsigned long va, pteval_t d, int level, void *arg)
-{
-	struct vma *v = vma_find(m, va);
-	phys_addr_t pa = 0;
-
-	(void)arg;
-	if (pt_problem[0])
-		return;
-	if (!v) {
-		snprintf(pt_problem, sizeof(pt_problem), "entry 0x%llx at va 0x%lx outside every VMA",
-			 (unsigned long long)d, va);
-		return;
-	}
-	if (arch_pte_valid(d)) {
-		unsigned prot = arch_pte_prot(d);
-		struct page *pg = phys_to_page(arch_pte_pa(d));
-
-		pa = arch_pte_pa(d);
-		if (level != PT_LAST_LEVEL && !(level == PT_LAST_LEVEL - 1 && (v->flags & VM_HUGEPAGE)))
-			snprintf(pt_problem, sizeof(pt_problem), "level-%d leaf at va 0x%lx", level, va);
-		else if (!(v->flags & VM_ACCESS))
-			snprintf(pt_problem, sizeof(pt_problem), "valid leaf at 0x%lx in a PROT_NONE VMA", va);
-		else if ((prot & (PT_USER | PT_NG)) != (PT_USER | PT_NG))
-			snprintf(pt_problem, sizeof(pt_problem), "leaf at 0x%lx not user/non-global", va);
-		else if (!!(prot & PT_EXEC) != !!(v->flags & VM_EXEC))
-			snprintf(pt_problem, sizeof(pt_problem), "leaf at 0x%lx exec %d, VMA flags 0x%x", va,
-				 !!(prot & PT_EXEC), v->flags);
-		else if ((prot & PT_WRITE) && !(v->flags & VM_WRITE))
-			snprintf(pt_problem, sizeof(pt_problem), "writable leaf at 0x%lx, VMA flags 0x%x", va,
-				 v->flags);
-		else if ((prot & PT_WRITE) && !(v->flags & VM_SHARED) && pg && page_count(pg) != 1)
-			snprintf(pt_problem, sizeof(pt_problem),
-				 "writable leaf at 0x%lx on a page shared %d times (copy-on-write lost)", va,
-				 page_count(pg));
-	} else if (arch_pte_swp_kind(d) == ARCH_SWP_PROTNONE) {
-		pa = arch_pte_swp_pa(d);
-		if (v->flags & VM_ACCESS)
-			snprintf(pt_problem, sizeof(pt_problem), "PROT_NONE entry at 0x%lx, VMA flags 0x%x", va,
-				 v->flags);
-	} else if (arch_pte_swp_kind(d) != ARCH_SWP_GUARD) {
-		snprintf(pt_problem, sizeof(pt_problem), "unknown entry 0x%llx at 0x%lx",
-			 (unsigned long long)d, va);
-	}
-	if (pa) {
-		struct page *pg = phys_to_page(pa);
-
-		if (!pg || !(pg->flags & PG_HEAD) || pg->refcount <= 0)
-			snprintf(pt_problem, sizeof(pt_problem), "entry at 0x%lx maps a free page 0x%llx", va,
-				 (unsigned long long)pa);
-		else
-			map_count[(pa - ENV_POOL_BASE) / P]++;
-	}
-}
-
-/* Every page's reference count is the number of entries mapping it. */
-static void check_counts(void)
-{
-	for (unsigned long i = 0; i < ENV_POOL_PAGES && !pt_problem[0]; i++) {
-		struct page *pg = phys_to_page(ENV_POOL_BASE + i * P);
-
-		if (map_count[i] && map_count[i] != pg->refcount)
-			snprintf(pt_problem, sizeof(pt_problem), "page 0x%llx mapped %d times, count %d",
-				 (unsigned long long)(ENV_POOL_BASE + i * P), map_count[i], pg->refcount);
-	}
-}
-
-/* The page-table check of every live mm: NULL, or what is wrong. */
+/* The page-table check of every live mm (mm_oracle.c): NULL, or what is wrong. */
 static const char *pt_check(void)
 {
-	memset(map_count, 0, sizeof(map_count));
-	pt_problem[0] = 0;
-	walk_all(mm, check_entry, NULL);
-	if (child)
-		walk_all(child, check_entry, NULL);
-	check_counts();
-	return pt_problem[0] ? pt_problem : NULL;
+	struct mm *mms[2] = { mm, child };
+
+	return mm_oracle_pt_check(mms, child ? 2 : 1);
 }
 
-static void touch_entry(struct mm *m, unsigned long va, pteval_t d, int level, void *arg)
-{
-	(void)m;
-	(void)level;
-	(void)arg;
-	if (arch_pte_valid(d))
-		tlb_model_access(va, NULL);
-}
-
-/* Make m current in the model and access every page it maps, like a CPU. */
-static void touch(struct mm *m)
-{
-	tlb_model_set_user(m->pt.root, m->pt.asid);
-	walk_all(m, touch_entry, NULL);
-}
+#define touch mm_oracle_touch
 
 /*
  * KNOWN BUG (reported to the lead; keep this check until it is fixed):
@@ -236,8 +125,10 @@ static void after(const char *what)
 	cur_call = what;
 	if (!vma_check(mm) || (child && !vma_check(child)))
 		call_fail("vma_check failed");
-	if (pt_check())
-		call_fail(pt_problem);
+	const char *problem = pt_check();
+
+	if (problem)
+		call_fail(problem);
 	tlb_model_check_idle();
 	if (child)
 		touch(child);
@@ -469,6 +360,7 @@ static void test_checks_fire(void)
 {
 	struct pt_cursor c;
 	struct vma *v;
+	const char *problem;
 	pteval_t old;
 
 	begin();
@@ -488,11 +380,13 @@ static void test_checks_fire(void)
 	tlb_model_clear_violations();
 	v = vma_find(mm, A(0));
 	v->flags &= ~VM_WRITE;
-	tap_ok(pt_check() != NULL, "self-test: a writable entry in a read-only VMA is caught (%s)", pt_problem);
+	problem = pt_check();
+	tap_ok(problem != NULL, "self-test: a writable entry in a read-only VMA is caught (%s)", problem);
 	v->flags |= VM_WRITE;
 	page_get(phys_to_page(mm_lookup(mm, A(1))));
-	tap_ok(pt_check() != NULL, "self-test: a reference count that differs from the mappings is caught (%s)",
-	       pt_problem);
+	problem = pt_check();
+	tap_ok(problem != NULL, "self-test: a reference count that differs from the mappings is caught (%s)",
+	       problem);
 	page_put(phys_to_page(mm_lookup(mm, A(1))));
 	tap_ok(pt_check() == NULL, "self-test: restored, the checks are quiet again");
 	end("self-test");

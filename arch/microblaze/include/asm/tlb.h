@@ -6,8 +6,9 @@
  * slot it writes in a software shadow (arch/microblaze/kernel/tlb.c). To
  * invalidate a VA we look the slots up in the shadow - never by reading
  * TLBHI, which in QEMU overwrites PID (reference pitfall 4) - and rewrite
- * each slot found as invalid, TLBLO first and TLBHI last (only a TLBHI
- * write makes QEMU drop its cached translation, pitfall 3).
+ * each slot found as invalid, TLBHI (clearing V) first and TLBLO after, so
+ * no valid tag ever sits over a cleared TLBLO (a TLBHI write is also what
+ * makes QEMU drop its cached translation, pitfall 3).
  *
  * One CPU, and QEMU's loads and stores are in program order, so the
  * barriers below only stop the compiler from moving descriptor accesses

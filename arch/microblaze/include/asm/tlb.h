@@ -45,6 +45,17 @@ static inline void arch_dsb_ishst(void)
 	__asm__ volatile("" ::: "memory");
 }
 
+/*
+ * Before a descriptor that links a new table is written: the stores that
+ * filled the table page must come first. The refill handler runs on this
+ * CPU, in program order, so keeping the compiler from moving the stores
+ * is all it takes (a second CPU would need "mbar 1" here).
+ */
+static inline void arch_pt_publish_barrier(void)
+{
+	__asm__ volatile("" ::: "memory");
+}
+
 /* Slot removals are complete once the mts to TLBHI has executed. */
 static inline void arch_dsb_ish(void)
 {

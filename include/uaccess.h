@@ -18,7 +18,13 @@ long strncpy_from_user(char *dst, const char *usrc, size_t max);
 /* Is [uaddr, uaddr + n) inside user space? */
 bool user_range_ok(unsigned long uaddr, size_t n);
 
-/* The arch's copy with fault fixups: returns the number of bytes NOT copied. */
-size_t arch_copy_user(void *dst, const void *src, size_t n);
+/*
+ * The arch's copies with fault fixups: return the number of bytes NOT
+ * copied. Only the user-side accesses may touch user memory; arm64 makes
+ * them with the unprivileged instructions (EL0 permissions, not subject to
+ * PAN).
+ */
+size_t arch_copy_from_user(void *dst, const void *usrc, size_t n);
+size_t arch_copy_to_user(void *udst, const void *src, size_t n);
 
 #endif

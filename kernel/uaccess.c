@@ -16,14 +16,14 @@ long copy_from_user(void *dst, const void *usrc, size_t n)
 {
 	if (!user_range_ok((unsigned long)usrc, n))
 		return -EFAULT;
-	return arch_copy_user(dst, usrc, n) ? -EFAULT : 0;
+	return arch_copy_from_user(dst, usrc, n) ? -EFAULT : 0;
 }
 
 long copy_to_user(void *udst, const void *src, size_t n)
 {
 	if (!user_range_ok((unsigned long)udst, n))
 		return -EFAULT;
-	return arch_copy_user(udst, src, n) ? -EFAULT : 0;
+	return arch_copy_to_user(udst, src, n) ? -EFAULT : 0;
 }
 
 long strncpy_from_user(char *dst, const char *usrc, size_t max)

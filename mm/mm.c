@@ -2,7 +2,10 @@
  * mm.c - user address spaces (see mm.h for the model).
  *
  * Every change to a user descriptor goes through pte_update(), which does
- * break-before-make or the TLB invalidation (by ASID) the change needs.
+ * break-before-make or the TLB invalidation (by ASID) the change needs;
+ * permission-only changes of a valid page (mprotect, fork's write-protect,
+ * a write fault that may write at once) go through pte_update_inplace(),
+ * which also checks that claim.
  */
 #include "mm.h"
 #include "hugetlb.h"
@@ -62,6 +65,22 @@ static bool entry_at(struct mm *mm, unsigned long va, bool alloc, struct pt_curs
 static void set_entry(struct mm *mm, struct pt_cursor *c, pteval_t new)
 {
 	pte_update(&mm->pt, c->ptep, c->val, new, c->va, c->level);
+	c->val = new;
+}
+
+/*
+ * Change the entry c points at to new, saying the change is one that needs
+ * no break-before-make (a valid page keeping its page, only its permissions
+ * changing): pte_update_inplace() panics if the arch disagrees. Other
+ * changes go through set_entry().
+ */
+static void set_entry_inplace(struct mm *mm, struct pt_cursor *c, pteval_t new)
+{
+	if (!arch_pte_valid(c->val) || !arch_pte_valid(new)) {
+		set_entry(mm, c, new);
+		return;
+	}
+	pte_update_inplace(&mm->pt, c->ptep, c->val, new, c->va, c->level);
 	c->val = new;
 }
 
@@ -301,7 +320,7 @@ int mm_fault(struct mm *mm, unsigned long addr, enum fault_access access)
 	want = page_entry(v, pg, can_write_now(v, pg));
 	if (want == c.val)
 		return -SEGV_ACCERR;	/* the entry already says no */
-	set_entry(mm, &c, want);
+	set_entry_inplace(mm, &c, want);	/* the same page, more permission */
 	return 0;
 }
 
@@ -332,7 +351,7 @@ static void copy_entry(struct mm *src, struct pt_cursor *c, void *arg)
 		if (!(cc->v->flags & VM_SHARED) && arch_pte_valid(c->val)) {
 			child = page_entry(cc->v, pg, false);
 			if (entry_writable(c->val))
-				set_entry(src, c, child);	/* the parent loses write too */
+				set_entry_inplace(src, c, child);	/* the parent loses write too */
 		}
 	}
 	set_entry(cc->dst, &d, child);
@@ -437,7 +456,7 @@ static void protect_entry(struct mm *mm, struct pt_cursor *c, void *arg)
 		return;	/* guard markers are left alone */
 	want = page_entry(v, pg, can_write_now(v, pg));
 	if (want != c->val)
-		set_entry(mm, c, want);
+		set_entry_inplace(mm, c, want);	/* mprotect: the same page, new permissions */
 }
 
 void mm_change_protection(struct mm *mm, struct vma *v, unsigned long start, unsigned long end)

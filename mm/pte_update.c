@@ -5,14 +5,17 @@
  * user tables, any level - goes through pte_update_run() below (directly,
  * or through pte_update / pte_update_inplace). It chooses between:
  *
- *   in place   write the new value(s); dsb ishst; TLBI what the old value
+ *   in place   (a new table: arch_pt_publish_barrier, so the stores that
+ *              filled it are visible to walkers before the link is);
+ *              write the new value(s); dsb ishst; TLBI what the old value
  *              may have left in TLBs (nothing if the old value was
  *              invalid); dsb ish; isb.  Used when the arch predicate
  *              arch_pte_change_needs_bbm() says every entry may change
  *              without being broken first.
  *
  *   BBM        write invalid; dsb ishst; TLBI; dsb ish; write new;
- *              dsb ishst; isb (Arm ARM RDDMVT), done by arch_bbm_run() as
+ *              dsb ishst; isb (Arm ARM RDDMVT; the first dsb ishst
+ *              also publishes a new table's contents), done by arch_bbm_run() as
  *              one asm sequence that touches no memory but the
  *              descriptors - in particular not the stack, which may lie in
  *              the very range being broken. The descriptor itself must be
@@ -96,6 +99,9 @@ static void write_inplace(const struct pt_space *as, pteval_t *ptep, unsigned lo
 			  pteval_t new_first, unsigned long va, int level,
 			  const struct run_change *rc)
 {
+	/* A table being linked: its zeroed and filled entries reach the walkers first. */
+	if (rc->new_table)
+		arch_pt_publish_barrier();
 	for (unsigned long i = 0; i < n; i++)
 		arch_pte_write(ptep + i, run_value(new_first, i, level));
 	/* Publish the new values to every walker before invalidating old copies. */

@@ -93,6 +93,7 @@ static struct {
 	struct mbm_slot hw[MBM_SLOTS];
 	bool boot_slot[MBM_SLOTS];   /* written by head.S, not loaded from the tables */
 	u32 pid, zpr;
+	u32 tlbx;                    /* TLBX: the slot the next TLBLO/TLBHI write goes to */
 	struct brk brk[MAX_BRK];
 	int nbrk;
 	struct { u32 pid; phys_addr_t root; } users[MAX_USERS];
@@ -109,7 +110,8 @@ static struct {
 	bool quiet;
 } M;
 
-static const char *kind_name[MBM_NKINDS] = { "OVERLAP", "STALE", "HIDDEN", "FAULT", "UNSAFE", "SHADOW" };
+static const char *kind_name[MBM_NKINDS] = { "OVERLAP", "STALE", "HIDDEN", "FAULT", "UNSAFE", "SHADOW",
+						"TORN" };
 
 static void violation(int kind, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void violation(int kind, const char *fmt, ...)
@@ -537,6 +539,45 @@ unsigned mbm_valid_slots(void)
 	return n;
 }
 
+/*
+ * A slot whose tag is valid while its TLBLO is all zero translates its VA
+ * range to physical 0, privileged read-only: an access that lands between
+ * the two register writes (an instruction fetch, an interrupt on hardware)
+ * would use it.
+ */
+static void check_torn(u32 i)
+{
+	const struct mbm_slot *s = &M.hw[i];
+
+	if (s->valid && s->lo == 0)
+		violation(MBM_TORN, "slot %u: valid tag 0x%08x (+0x%x) with TLBLO 0 maps physical 0 "
+			  "(TLBLO written before TLBHI cleared V)", i, s->tag, s->size);
+}
+
+void mbm_mts_tlbx(u32 i)
+{
+	M.tlbx = i & (MBM_SLOTS - 1);
+}
+
+void mbm_mts_tlblo(u32 lo)
+{
+	struct mbm_slot *s = &M.hw[M.tlbx];
+
+	slot_decode(s, s->hi, lo, s->tid);
+	M.boot_slot[M.tlbx] = false;
+	check_torn(M.tlbx);
+}
+
+/* TLBHI latches TID from PID, as QEMU does. */
+void mbm_mts_tlbhi(u32 hi)
+{
+	struct mbm_slot *s = &M.hw[M.tlbx];
+
+	slot_decode(s, hi, s->lo, M.pid);
+	M.boot_slot[M.tlbx] = false;
+	check_torn(M.tlbx);
+}
+
 void mbm_hw_set_slot(int i, u32 hi, u32 lo, u32 tid)
 {
 	slot_decode(&M.hw[i], hi, lo, tid);
@@ -795,13 +836,14 @@ static void shadow_load(u32 i)
 		translate(M.img_va + M.shadow_off + i * sizeof(mb_tlb_shadow[0]), MBM_READ, &pa, NULL);
 }
 
-/* Shadow first, then TLBX = i, TLBLO = 0, TLBHI = 0. */
+/* Shadow first, then TLBX = i, TLBHI = 0 (V clear), TLBLO = 0. */
 static void remove_slot(u32 i)
 {
 	mb_tlb_shadow[i].hi = 0;
 	mb_tlb_shadow[i].tid = 0;
-	slot_decode(&M.hw[i], 0, 0, M.pid);
-	M.boot_slot[i] = false;
+	mbm_mts_tlbx(i);
+	mbm_mts_tlbhi(0);
+	mbm_mts_tlblo(0);
 }
 
 /* tlb_asm.S REMOVE_SLOTS: every unpinned slot whose range meets [start, last]. */

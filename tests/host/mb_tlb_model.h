@@ -31,13 +31,16 @@
  *            break first; a new descriptor written while slots of the old
  *            one are still loaded; a misprogrammed 16 MiB run loaded
  *   SHADOW   the software shadow and the hardware slots disagree
+ *   TORN     a slot with a valid tag and an all-zero TLBLO (it maps
+ *            physical 0): a removal that wrote TLBLO before clearing V
  */
 #ifndef MB_TLB_MODEL_H
 #define MB_TLB_MODEL_H
 
 #include "types.h"
 
-enum mbm_kind { MBM_OVERLAP, MBM_STALE, MBM_HIDDEN, MBM_FAULT, MBM_UNSAFE, MBM_SHADOW, MBM_NKINDS };
+enum mbm_kind { MBM_OVERLAP, MBM_STALE, MBM_HIDDEN, MBM_FAULT, MBM_UNSAFE, MBM_SHADOW, MBM_TORN,
+	       MBM_NKINDS };
 
 /* Access flags for mbm_access(). */
 #define MBM_READ  0u
@@ -118,6 +121,12 @@ void mbm_slot_get(int i, struct mbm_slot *out);
 /* Valid slots that would match va for PID pid (lowest index in *first). */
 int mbm_matches(unsigned long va, u32 pid, int *first);
 unsigned mbm_valid_slots(void);
+
+/* The TLB registers, written one at a time as tlb_asm.S does (mts rtlbx,
+ * rtlblo, rtlbhi); each write is checked for a torn slot. */
+void mbm_mts_tlbx(u32 i);
+void mbm_mts_tlblo(u32 lo);
+void mbm_mts_tlbhi(u32 hi);
 
 /* Overwrite a hardware slot without touching the shadow (wrong-sequence tests). */
 void mbm_hw_set_slot(int i, u32 hi, u32 lo, u32 tid);

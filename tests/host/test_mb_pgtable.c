@@ -659,6 +659,31 @@ static void test_model_shadow(void)
 	tap_ok(mbm_total_violations() == 0, "model: hardware and shadow agree again");
 }
 
+/* Removing a slot TLBLO first leaves a valid tag over TLBLO = 0 for an instant. */
+static void test_model_torn_removal(void)
+{
+	int i;
+	struct mbm_slot s, t;
+
+	model_begin_bad();
+	slot_for(lm(ram_base + 16 * MiB));
+	mbm_matches(lm(ram_base + 16 * MiB), 0, &i);
+	mbm_slot_get(i, &s);
+	mbm_mts_tlbx((u32)i);
+	mbm_mts_tlblo(0);		/* the wrong order */
+	mbm_mts_tlbhi(0);
+	tap_ok(mbm_violations(MBM_TORN) == 1, "model: TLBLO cleared before TLBHI -> torn slot (%s)",
+	       mbm_last_violation());
+	mbm_hw_set_slot(i, s.hi, s.lo, s.tid);
+	mbm_clear_violations();
+	mbm_mts_tlbx((u32)i);
+	mbm_mts_tlbhi(0);		/* V first */
+	mbm_mts_tlblo(0);
+	mbm_slot_get(i, &t);
+	tap_ok(mbm_violations(MBM_TORN) == 0 && !t.valid, "model: TLBHI first, then TLBLO -> no torn slot");
+	mbm_hw_set_slot(i, s.hi, s.lo, s.tid);
+}
+
 static void test_model_user_to_kernel(void)
 {
 	unsigned before;
@@ -1198,6 +1223,43 @@ static void test_mirror(void)
 	       "the fake asm/tlb.h mirrors the real arch_tlbi_va, arch_tlbi_space, arch_bbm_run and ARCH_TLBI_*");
 }
 
+/*
+ * The model removes slots TLBHI first (mb_tlb_model.c remove_slot); the
+ * assembly must do the same: in every slot-clearing sequence of tlb_asm.S
+ * and head.S, "mts rtlblo, r0" comes right after "mts rtlbhi, r0".
+ */
+static void test_removal_order_in_asm(void)
+{
+	static const char *const files[] = { "arch/microblaze/kernel/tlb_asm.S",
+					     "arch/microblaze/kernel/head.S" };
+	int seqs = 0;
+	bool ok = true;
+
+	for (unsigned f = 0; f < ARRAY_SIZE(files); f++) {
+		const char *src = read_text(files[f]), *p;
+
+		if (!src) {
+			tap_ok(true, "# SKIP not run from the repository root");
+			return;
+		}
+		for (p = strstr(src, "mts\trtlblo, r0"); p; p = strstr(p + 1, "mts\trtlblo, r0")) {
+			const char *prev = p - 1;
+
+			while (prev > src && prev[-1] != '\n')
+				prev--;				/* start of this line */
+			do
+				prev--;
+			while (prev > src && prev[-1] != '\n');	/* start of the line before */
+			seqs++;
+			if (!strstr(prev, "mts\trtlbhi, r0") || strstr(prev, "mts\trtlbhi, r0") > p) {
+				printf("# %s: TLBLO cleared before TLBHI\n", files[f]);
+				ok = false;
+			}
+		}
+	}
+	tap_ok(ok && seqs == 3, "tlb_asm.S and head.S clear TLBHI before TLBLO in all %d slot removals", seqs);
+}
+
 int main(void)
 {
 	test_geometry();
@@ -1216,6 +1278,7 @@ int main(void)
 	test_model_overlap_on_fold();
 	test_model_misprogrammed_run();
 	test_model_shadow();
+	test_model_torn_removal();
 	test_model_user_to_kernel();
 
 	test_checker();
@@ -1236,6 +1299,7 @@ int main(void)
 	test_ptdump();
 	test_user();
 	test_mirror();
+	test_removal_order_in_asm();
 
 	mbm_reset();
 	return tap_done();

@@ -435,6 +435,150 @@ static void test_model_misprogrammed_run(void)
 	       tlb_model_last_violation());
 }
 
+/* An invalid level-2 entry of the 512 MiB boot's linear-map table (VA 512M up). */
+#define VA_HOLE (PAGE_OFFSET + 512 * MiB)
+
+static void test_model_unpublished_table(void)
+{
+	struct pt_cursor c, blk;
+	pteval_t tv;
+	unsigned long before, n;
+	bool ok;
+
+	model_begin_bad();
+	blk = blk_entry();
+	pt_walk(&kspace, VA_HOLE, 2, false, &c);
+	tv = page_table_for(&blk);              /* zeroed and filled ... */
+	arch_pte_write(c.ptep, tv);             /* ... and linked with no barrier between */
+	tap_ok(tlb_model_violations(TLBM_ORDER) == 1,
+	       "model: table linked before its contents were published -> order (%s)", tlb_model_last_violation());
+	model_begin_bad();
+	pt_walk(&kspace, VA_HOLE, 2, false, &c);
+	tv = page_table_for(&blk);
+	arch_pt_publish_barrier();
+	arch_pte_write(c.ptep, tv);
+	arch_dsb_ishst();
+	tap_ok(tlb_model_total_violations() == 0, "model: the same with arch_pt_publish_barrier() first -> clean");
+	tlb_model_set_quiet(false);
+	before = tlb_model_publish_barriers();
+	ok = pt_map_range(&kspace, 0xffff100000000000UL, 0x41000000ULL, PAGE_SIZE, PT_KERNEL_RW, PT_LEAF_ANY);
+	n = tlb_model_publish_barriers() - before;
+	tap_ok(ok && n == 3 && clean(),
+	       "pt_map_range links three new tables, each after a publish barrier (%lu), model clean", n);
+}
+
+/* Write v into the invalid level-2 entry at VA_HOLE of a fresh boot: a FORMAT report? */
+static bool format_reported(pteval_t v)
+{
+	struct pt_cursor c;
+
+	model_begin_bad();
+	pt_walk(&kspace, VA_HOLE, 2, false, &c);
+	arch_pte_write(c.ptep, v);
+	return tlb_model_violations(TLBM_FORMAT) == 1 && tlb_model_total_violations() == 1;
+}
+
+static void test_model_bad_format(void)
+{
+	pteval_t blk = arch_pte_mk_leaf(0x50000000ULL, PT_KERNEL_RW, 2);
+
+	tap_ok(format_reported(blk | 0x1000), "model: misaligned block output address -> format (%s)",
+	       tlb_model_last_violation());
+	tap_ok(format_reported(blk | (1ULL << 48)), "model: RES0 bit 48 set in a block -> format (%s)",
+	       tlb_model_last_violation());
+	tap_ok(format_reported(arch_pte_mk_table(0x50000000ULL, false) | (1ULL << 50)),
+	       "model: RES0 bit 50 set in a table -> format (%s)", tlb_model_last_violation());
+	tap_ok(!format_reported(blk), "model: the aligned block itself -> no format report");
+}
+
+/* A page at VA_FAR with its own level-1, -2 and -3 tables. */
+#define VA_FAR 0xffff100000000000UL
+
+static void map_far_page(struct pt_cursor *l2)
+{
+	tlb_model_set_quiet(false);
+	pt_map_range(&kspace, VA_FAR, 0x41000000ULL, PAGE_SIZE, PT_KERNEL_RW, PT_LEAF_ANY);
+	tlb_model_access(VA_FAR, NULL);         /* leaf and walk caches loaded */
+	tlb_model_set_quiet(true);
+	pt_walk(&kspace, VA_FAR, 2, false, l2);
+}
+
+static void test_model_leaf_tlbi_for_table(void)
+{
+	struct pt_cursor c;
+
+	model_begin_bad();
+	map_far_page(&c);
+	arch_pte_write(c.ptep, 0);              /* the level-2 table descriptor goes */
+	arch_dsb_ishst();
+	arch_tlbi_va(ARCH_TLBI_LEAF, VA_FAR, PT_ASID_KERNEL);
+	arch_dsb_ish();
+	tlb_model_check_idle();
+	tap_ok(tlb_model_violations(TLBM_TLBI) == 1,
+	       "model: leaf-only TLBI after a table removal -> tlbi (%s)", tlb_model_last_violation());
+	model_begin_bad();
+	map_far_page(&c);
+	arch_pte_write(c.ptep, 0);
+	arch_dsb_ishst();
+	arch_tlbi_va(ARCH_TLBI_ALL_LEVELS, VA_FAR, PT_ASID_KERNEL);
+	arch_dsb_ish();
+	tlb_model_check_idle();
+	tap_ok(tlb_model_total_violations() == 0, "model: the same with an all-levels TLBI -> clean");
+}
+
+/* A user space (ASID 5) with one page at 0x400000; *c is its leaf. */
+static void user_page(struct pt_space *us, struct pt_cursor *c)
+{
+	us->asid = 5;
+	__pgd_alloc(us, 0);
+	tlb_model_set_user(us->root, us->asid);
+	tlb_model_set_quiet(false);
+	pt_map_range(us, 0x400000UL, 0x44000000ULL, PAGE_SIZE, PT_READ | PT_WRITE | PT_USER, PT_LEAF_ANY);
+	tlb_model_access(0x400000UL, NULL);
+	tlb_model_set_quiet(true);
+	pt_walk(us, 0x400000UL, 3, false, c);
+}
+
+static void test_model_wrong_asid(void)
+{
+	struct pt_space us = { 0 };
+	struct pt_cursor c;
+
+	model_begin_bad();
+	user_page(&us, &c);
+	arch_pte_write(c.ptep, c.val | PTE_RDONLY);
+	arch_dsb_ishst();
+	arch_tlbi_va(ARCH_TLBI_LEAF, 0x400000UL, 6);   /* not the space's ASID */
+	arch_dsb_ish();
+	tlb_model_check_idle();
+	tap_ok(tlb_model_violations(TLBM_TLBI) == 1, "model: TLBI with the wrong ASID -> tlbi (%s)",
+	       tlb_model_last_violation());
+	model_begin_bad();
+	user_page(&us, &c);
+	arch_pte_write(c.ptep, c.val | PTE_RDONLY);
+	arch_dsb_ishst();
+	arch_tlbi_va(ARCH_TLBI_LEAF, 0x400000UL, 5);
+	arch_dsb_ish();
+	tlb_model_check_idle();
+	tap_ok(tlb_model_total_violations() == 0, "model: the same with ASID 5 -> clean");
+}
+
+static void test_model_ng_to_global(void)
+{
+	struct pt_space us = { 0 };
+	struct pt_cursor c;
+
+	model_begin_bad();
+	user_page(&us, &c);
+	arch_pte_write(c.ptep, c.val & ~PTE_NG);   /* in place */
+	tap_ok(tlb_model_violations(TLBM_CONFLICT) == 1 && strstr(tlb_model_last_violation(), "made global"),
+	       "model: not-global -> global in place -> conflict (%s)", tlb_model_last_violation());
+	model_begin_bad();
+	user_page(&us, &c);
+	tap_ok(EXPECT_PANIC(pte_update_inplace(&us, c.ptep, c.val, c.val & ~PTE_NG, c.va, c.level)),
+	       "checker: not-global -> global claimed in place panics");
+}
+
 /* ==== 3. the checker ==== */
 
 static void test_checker(void)
@@ -835,6 +979,11 @@ int main(void)
 	test_model_hidden_access();
 	test_model_table_page_through_hidden_alias();
 	test_model_misprogrammed_run();
+	test_model_unpublished_table();
+	test_model_bad_format();
+	test_model_leaf_tlbi_for_table();
+	test_model_wrong_asid();
+	test_model_ng_to_global();
 
 	test_checker();
 

@@ -16,6 +16,9 @@
  *   recs      changes waiting for their TLBI: "broken" (valid -> invalid)
  *             and "in place" (valid -> other valid) descriptors
  *   queue     TLBIs issued but not yet completed by a dsb ish
+ *   stores    PFN -> barrier epoch of the last store to a page that was not
+ *             a live table (zeroing, filling): a table linked in the same
+ *             epoch was linked before its contents were published
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -31,6 +34,12 @@
 #define D_SH     (3ULL << 8)
 #define D_NG     (1ULL << 11)
 #define D_CONT   (1ULL << 52)
+/* Must be zero with a 48-bit output address (no FEAT_LPA/LPA2): OA[51:48]
+ * would go in bits [15:12] or [9:8] and [49:48] otherwise. Tables: bits
+ * [50:48] (bit 51 and up are ignored or attributes); blocks and pages:
+ * bits [49:48] (bit 50 is GP, 51 DBM). */
+#define D_RES0_TABLE (7ULL << 48)
+#define D_RES0_LEAF  (3ULL << 48)
 #define M_PAGE   4096ULL
 #define M_CONT_N 16
 #define KERNEL_BASE 0xffff000000000000UL
@@ -184,6 +193,8 @@ struct rec {
 	bool old_table;
 	unsigned long epoch;      /* barrier epoch of the write */
 	bool done;                /* a completed TLBI has covered it */
+	bool leaf_only_tlbi;      /* a leaf-only TLBI covered its VA (old_table) */
+	int wrong_asid;           /* a TLBI covered its VA for this other ASID, or -2 */
 };
 
 struct tlbi {
@@ -201,6 +212,8 @@ static struct {
 	struct hmap phys;          /* pfn -> host page (bit 0: owned by us) */
 	struct hmap tables;        /* pfn -> packed table info */
 	struct hmap tlb;           /* key -> index in ents */
+	struct hmap stores;        /* pfn -> epoch of the last store to a non-table page */
+	unsigned long publish_barriers;
 	struct tent *ents;
 	size_t nents, cap_ents;
 	size_t *free_idx;
@@ -224,7 +237,8 @@ static struct {
 	bool quiet;
 } M;
 
-static const char *kind_name[TLBM_NKINDS] = { "CONFLICT", "STALE", "HIDDEN", "FAULT", "SEQUENCE" };
+static const char *kind_name[TLBM_NKINDS] = { "CONFLICT", "STALE", "HIDDEN", "FAULT", "SEQUENCE",
+					       "ORDER", "FORMAT", "TLBI" };
 
 static void violation(int kind, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void violation(int kind, const char *fmt, ...)
@@ -283,6 +297,7 @@ void tlb_model_reset(void)
 	hm_clear(&M.phys);
 	hm_clear(&M.tables);
 	hm_clear(&M.tlb);
+	hm_clear(&M.stores);
 	free(M.ents);
 	free(M.free_idx);
 	free(M.queue);
@@ -317,10 +332,20 @@ void tlb_model_phys_write64(phys_addr_t pa, u64 v)
 	memcpy(phys_page(pa) + (pa & (M_PAGE - 1)), &v, sizeof(v));
 }
 
+/* A store to a page that is not a live table: remember when (see "stores"). */
+static void note_store(phys_addr_t pa)
+{
+	if (!hm_find(&M.tables, pa >> 12))
+		hm_put(&M.stores, pa >> 12, M.epoch);
+}
+
+/* Stands for the stores that fill a page (an allocator zeroing it, poison). */
 void tlb_model_phys_fill(phys_addr_t pa, u64 size, int byte)
 {
-	for (u64 off = 0; off < size; off += M_PAGE)
+	for (u64 off = 0; off < size; off += M_PAGE) {
 		memset(phys_page(pa + off), byte, M_PAGE);
+		note_store(pa + off);
+	}
 }
 
 void tlb_model_set_image(phys_addr_t pa, unsigned long va, u64 size, u64 static_off)
@@ -372,12 +397,53 @@ static bool is_table(u64 d, int level)
 	return level < 3 && (d & (D_VALID | D_TABLE)) == (D_VALID | D_TABLE);
 }
 
-static void register_tree(phys_addr_t t, int level, unsigned long va_base, int asid)
+/* Is a valid descriptor d at level one the architecture allows? Reported if not. */
+static void check_format(u64 d, int level, unsigned long va)
 {
-	hm_put(&M.tables, t >> 12, pack_info(level, va_base, asid));
+	const char *why = NULL;
+
+	if (!(d & D_VALID))
+		return;
+	if (level == 0 && !(d & D_TABLE))
+		why = "a block at level 0";
+	else if (level == 3 && !(d & D_TABLE))
+		why = "a level-3 entry with bit 1 clear (reserved)";
+	else if (is_table(d, level) && (d & D_RES0_TABLE))
+		why = "RES0 bits [50:48] set in a table descriptor";
+	else if (!is_table(d, level) && (d & D_RES0_LEAF))
+		why = "RES0 bits [49:48] set in a block or page descriptor";
+	else if (!is_table(d, level) && (d & D_OA & (m_size(level) - 1)))
+		why = "output address not aligned to the block size (bits below it are RES0)";
+	if (why)
+		violation(TLBM_FORMAT, "level-%d descriptor 0x%llx for va 0x%lx: %s", level, (ull)d, va, why);
+}
+
+/*
+ * A table descriptor is about to make the tree at t (of 'level') live: every
+ * page of it must have been published by a barrier since its last store.
+ */
+static void check_published(phys_addr_t t, int level, unsigned long va_base)
+{
+	u64 *e = hm_find(&M.stores, t >> 12);
+
+	if (e && *e == M.epoch)
+		violation(TLBM_ORDER, "level-%d table 0x%llx linked for va 0x%lx before the stores that "
+			  "filled it were published (no dsb since)", level, (ull)t, va_base);
 	for (unsigned i = 0; level < 3 && i < 512; i++) {
 		u64 d = tlb_model_phys_read64(t + i * 8);
 
+		if (is_table(d, level))
+			check_published(d & D_OA, level + 1, va_base + ((unsigned long)i << m_shift(level)));
+	}
+}
+
+static void register_tree(phys_addr_t t, int level, unsigned long va_base, int asid)
+{
+	hm_put(&M.tables, t >> 12, pack_info(level, va_base, asid));
+	for (unsigned i = 0; i < 512; i++) {
+		u64 d = tlb_model_phys_read64(t + i * 8);
+
+		check_format(d, level, va_base + ((unsigned long)i << m_shift(level)));
 		if (is_table(d, level))
 			register_tree(d & D_OA, level + 1, va_base + ((unsigned long)i << m_shift(level)),
 				      asid);
@@ -581,7 +647,8 @@ static void rec_add(int kind, phys_addr_t loc, unsigned long va, u64 size, int a
 		fprintf(stderr, "tlb_model: too many pending changes\n");
 		abort();
 	}
-	M.recs[M.nrecs++] = (struct rec){ kind, loc, va, size, asid, old_table, M.epoch, false };
+	M.recs[M.nrecs++] = (struct rec){ kind, loc, va, size, asid, old_table, M.epoch, false,
+					   false, -2 };
 }
 
 static void rec_del(struct rec *r)
@@ -754,8 +821,13 @@ static void note_desc_write(phys_addr_t pa, u64 old, u64 new)
 		return;
 	unpack_info(*info, &level, &va_base, &asid);
 	va = va_base + ((unsigned long)((pa & (M_PAGE - 1)) / 8) << m_shift(level));
+	check_format(new, level, va);
 	if (ov && nv) {
-		if (model_needs_bbm(old, new, level))
+		if (!is_table(old, level) && !is_table(new, level) && (old & D_NG) && !(new & D_NG))
+			violation(TLBM_CONFLICT, "live level-%d descriptor for va 0x%lx made global in place "
+				  "(0x%llx -> 0x%llx): the old ASID-tagged entry and a new global one could "
+				  "both hit", level, va, (ull)old, (ull)new);
+		else if (model_needs_bbm(old, new, level))
 			violation(TLBM_CONFLICT, "live level-%d descriptor for va 0x%lx changed 0x%llx -> "
 				  "0x%llx without break-before-make", level, va, (ull)old, (ull)new);
 		else
@@ -779,8 +851,10 @@ static void note_desc_write(phys_addr_t pa, u64 old, u64 new)
 			break;
 		}
 	}
-	if (nv && is_table(new, level))
+	if (nv && is_table(new, level)) {
+		check_published(new & D_OA, level + 1, va);
 		register_tree(new & D_OA, level + 1, va, asid);
+	}
 }
 
 void tlb_model_write(unsigned long va, u64 v)
@@ -794,6 +868,7 @@ void tlb_model_write(unsigned long va, u64 v)
 	tlb_model_phys_write64(pa, v);
 	if (M.mmu)
 		note_desc_write(pa, old, v);
+	note_store(pa);
 }
 
 /* ---- barriers and TLBIs ---- */
@@ -862,14 +937,20 @@ static void tlbi_cover(const struct tlbi *t)
 		struct rec *r = &M.recs[i];
 		bool space_ok = t->asid < 0 || t->asid == r->asid;
 
+		bool va_hit = t->kind == K_SPACE || (t->va >= r->va && t->va - r->va < r->size);
+
+		if (!r->done && !space_ok && va_hit && r->asid >= 0 && t->epoch > r->epoch)
+			r->wrong_asid = t->asid;
 		if (r->done || !space_ok || t->epoch <= r->epoch)
 			continue;   /* other space, or issued before the write was published */
 		if (t->kind == K_SPACE) {
 			r->done = true;
 			continue;
 		}
-		if (t->va < r->va || t->va - r->va >= r->size)
+		if (!va_hit)
 			continue;
+		if (r->old_table && t->kind == K_LEAF)
+			r->leaf_only_tlbi = true;
 		if (!r->old_table || (t->kind == K_ALL_LEVELS && !range_cached(r->va, r->size)))
 			r->done = true;
 	}
@@ -887,14 +968,33 @@ void tlb_model_dsb(bool full)
 	M.nqueue = 0;
 }
 
+void tlb_model_publish_barrier(void)
+{
+	M.publish_barriers++;
+	tlb_model_dsb(false);
+}
+
+unsigned long tlb_model_publish_barriers(void)
+{
+	return M.publish_barriers;
+}
+
 void tlb_model_check_idle(void)
 {
 	for (int i = 0; i < M.nrecs; i++) {
 		const struct rec *r = &M.recs[i];
 
-		if (!r->done)
-			violation(TLBM_STALE, "%s descriptor for va 0x%lx (+0x%llx) never invalidated from the TLB",
-				  r->kind == REC_BROKEN ? "unmapped" : "changed", r->va, (ull)r->size);
+		if (r->done)
+			continue;
+		violation(TLBM_STALE, "%s descriptor for va 0x%lx (+0x%llx) never invalidated from the TLB",
+			  r->kind == REC_BROKEN ? "unmapped" : "changed", r->va, (ull)r->size);
+		if (r->leaf_only_tlbi)
+			violation(TLBM_TLBI, "a table descriptor for va 0x%lx (+0x%llx) was removed, but only a "
+				  "leaf-only TLBI covered it: walk-cache entries need a non-leaf TLBI",
+				  r->va, (ull)r->size);
+		if (r->wrong_asid != -2)
+			violation(TLBM_TLBI, "descriptor for va 0x%lx of ASID %d changed, but the TLBI for it "
+				  "named ASID %d", r->va, r->asid, r->wrong_asid);
 	}
 	M.nrecs = 0;
 	if (M.nqueue)

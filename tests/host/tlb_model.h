@@ -23,13 +23,23 @@
  *   HIDDEN    an access to a VA whose descriptor is invalid during BBM
  *   FAULT     an access to a VA that is not mapped at all
  *   SEQUENCE  a TLBI never completed by dsb ish
+ *   ORDER     a table descriptor linked a table page (or subtree) whose
+ *             zeroing/filling stores no barrier has published yet (no
+ *             dsb since they were made: arch_pt_publish_barrier missing)
+ *   FORMAT    a valid descriptor the architecture does not allow: an output
+ *             address not aligned to its block size, a must-be-zero (RES0)
+ *             bit set, a block at level 0 or a level-3 entry with bit 1 clear
+ *   TLBI      a TLBI of the wrong kind for what it must remove: a leaf-only
+ *             (last-level) TLBI where a table descriptor was removed, or one
+ *             tagged with an ASID other than the changed descriptor's
  */
 #ifndef TLB_MODEL_H
 #define TLB_MODEL_H
 
 #include "types.h"
 
-enum tlbm_kind { TLBM_CONFLICT, TLBM_STALE, TLBM_HIDDEN, TLBM_FAULT, TLBM_SEQUENCE, TLBM_NKINDS };
+enum tlbm_kind { TLBM_CONFLICT, TLBM_STALE, TLBM_HIDDEN, TLBM_FAULT, TLBM_SEQUENCE, TLBM_ORDER,
+		 TLBM_FORMAT, TLBM_TLBI, TLBM_NKINDS };
 
 /* Forget everything: memory, TLB, roots, violations. MMU off. */
 void tlb_model_reset(void);
@@ -56,6 +66,9 @@ void tlb_model_set_user(phys_addr_t root, int asid);
 u64 tlb_model_read(unsigned long va);
 void tlb_model_write(unsigned long va, u64 v);
 void tlb_model_dsb(bool full);                    /* full: dsb ish, else dsb ishst */
+void tlb_model_publish_barrier(void);             /* arch_pt_publish_barrier: dsb ishst */
+/* How many arch_pt_publish_barrier()s have run since the reset. */
+unsigned long tlb_model_publish_barriers(void);
 void tlb_model_tlbi(int kind, unsigned long va, int asid);
 
 /* ---- simulated accesses by the tests ---- */

@@ -34,6 +34,7 @@ _Static_assert(MAIR_EL1_BOOT == MAIR_EL1_VALUE, "head.S and asm/pgtable.h disagr
 
 
 u64 arm64_entry_el;
+bool arm64_has_pan;
 static phys_addr_t kimage_pa;
 static u64 entry_counter;
 
@@ -57,6 +58,30 @@ static phys_addr_t kpa(const void *sym)
 }
 
 
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+/*
+ * Privileged Access Never, where the CPU has it (ID_AA64MMFR1_EL1.PAN):
+ * SCTLR_EL1.SPAN = 0 makes every exception taken to EL1 set PSTATE.PAN, and
+ * we set it now for the code running already. With PAN set an EL1 load or
+ * store to a page EL0 may access faults; the user copies use LDTR/STTR,
+ * which PAN does not affect, so they alone reach user memory.
+ */
+static void pan_enable(void)
+{
+	u64 sctlr;
+
+	if (!((read_sysreg(id_aa64mmfr1_el1) >> ID_AA64MMFR1_PAN_SHIFT) & 0xf))
+		return;
+	sctlr = read_sysreg(sctlr_el1) & ~(u64)SCTLR_EL1_SPAN;
+	__asm__ volatile("msr sctlr_el1, %0\n\t"
+			 "isb\n\t"			/* SPAN in effect before any exception */
+			 ".inst " STR(MSR_PAN_1)	/* msr pan, #1 */
+			 :: "r"(sctlr) : "memory");
+	arm64_has_pan = true;
+}
+
 void start_kernel(u64 dtb_pa, u64 el, u64 image_pa, u64 counter0)
 {
 	const void *dtb;
@@ -66,6 +91,7 @@ void start_kernel(u64 dtb_pa, u64 el, u64 image_pa, u64 counter0)
 	kimage_pa = image_pa;
 	/* User programs use FP/SIMD; the kernel never does (-mgeneral-regs-only). */
 	__asm__ volatile("msr cpacr_el1, %0\n\tisb" :: "r"(3ul << 20));
+	pan_enable();
 	entry_counter = counter0;
 	pt_init(image_pa, (unsigned long)_text, (u64)(_end - _text));
 	pt_mmu_enabled();
@@ -129,6 +155,33 @@ static void switch_to_swapper(void)
 	replace(kpa(swapper_pg_dir), kpa(empty_root));
 }
 
+/*
+ * The identity map's blocks are global (nG = 0): a TLB entry for them
+ * matches every ASID, and switching TTBR0 away does not remove it, so it
+ * would go on translating user addresses that happen to equal the image's
+ * physical address. After its last use (switch_to_swapper) we take them
+ * out as Linux's cpu_uninstall_idmap() does:
+ *   msr ttbr0_el1  the empty table: no walk can load an idmap entry again;
+ *   isb            that write is in effect before the TLBI below, so no
+ *                  walk through the old TTBR0 can refill an entry after it;
+ *   dsb nshst      earlier table stores complete before the TLBI;
+ *   tlbi vmalle1   drop every EL1&0 entry of this CPU, global ones included
+ *                  (local: no other CPU has run the idmap);
+ *   dsb nsh        wait until the invalidation has completed;
+ *   isb            later instructions are fetched and translated without
+ *                  any removed entry.
+ */
+void arm64_uninstall_idmap(void)
+{
+	__asm__ volatile("msr ttbr0_el1, %0\n\t"
+			 "isb\n\t"
+			 "dsb nshst\n\t"
+			 "tlbi vmalle1\n\t"
+			 "dsb nsh\n\t"
+			 "isb"
+			 :: "r"((u64)kpa(empty_root)) : "memory");
+}
+
 void arch_mm_init(void)
 {
 	struct linear_map_config cfg = {
@@ -143,6 +196,7 @@ void arch_mm_init(void)
 	share_subtree(FIXMAP_BASE);
 	share_subtree(IOREMAP_BASE);
 	switch_to_swapper();
+	arm64_uninstall_idmap();	/* the identity map's last use was just above */
 	ioremap_set_space(&kernel_space);
 	linear_map_build(&kernel_space, &cfg);
 }
@@ -189,9 +243,9 @@ void arch_banner(void)
 	       (unsigned long long)midr, (unsigned long long)(midr >> 24) & 0xff,
 	       (unsigned long long)(midr >> 4) & 0xfff, (unsigned long long)(midr >> 20) & 0xf,
 	       (unsigned long long)midr & 0xf);
-	printk("cpu: entered at EL%llu%s, running at EL1; FEAT_BBM level %llu\n",
+	printk("cpu: entered at EL%llu%s, running at EL1; FEAT_BBM level %llu; PAN %s\n",
 	       (unsigned long long)arm64_entry_el, arm64_entry_el == 2 ? " (dropped to EL1)" : "",
-	       (unsigned long long)(mmfr2 >> 52) & 0xf);
+	       (unsigned long long)(mmfr2 >> 52) & 0xf, arm64_has_pan ? "on" : "not implemented");
 }
 
 /* ktest dt_matches_qemu: the arm64 keys el, cpu and gic. */

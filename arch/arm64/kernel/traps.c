@@ -14,6 +14,7 @@
 #include <asm/ptrace.h>
 #include <asm/memlayout.h>
 #include <asm/extable.h>
+#include <asm/sysregs.h>
 
 #define ESR_EC(esr)	(((esr) >> 26) & 0x3f)
 #define ESR_ISS(esr)	((esr) & 0x1ffffff)
@@ -77,6 +78,10 @@ static void __attribute__((noreturn)) die(struct pt_regs *regs, unsigned kind)
 		printk("  fault: %s, level %u%s\n", fsc_name(regs->esr & 0x3f),
 		       (unsigned)(regs->esr & 3),
 		       (ec >= 0x24 && (regs->esr & (1 << 6))) ? ", on a write" : "");
+	if (ec == 0x25 && regs->far < USER_VA_END && (regs->pstate & PSR_PAN) &&
+	    (regs->esr & 0x3c) == 0x0c)
+		printk("  a privileged load or store to user memory with PAN set "
+		       "(only the user copies in uaccess.S may touch it)\n");
 	printk("  ELR 0x%016llx  FAR 0x%016llx  SPSR 0x%08llx\n", (unsigned long long)regs->pc,
 	       (unsigned long long)regs->far, (unsigned long long)regs->pstate);
 	for (int i = 0; i < 31; i += 2) {
@@ -107,14 +112,22 @@ static enum fault_access abort_access(u64 esr)
 	return (esr & (1 << 6)) ? FAULT_WRITE : FAULT_READ;	/* WnR */
 }
 
+extern char uaccess_text_start[], uaccess_text_end[];
+
 /*
- * A kernel access to a user address faulted (a user copy): let the
- * process's address space satisfy it. True if the access can be retried.
+ * A user copy (uaccess.S, whose user accesses are LDTR/STTR) faulted on a
+ * user address: let the process's address space satisfy it. True if the
+ * access can be retried. A fault on a user address from anywhere else is a
+ * privileged access to user memory - with PAN on, a permission fault on a
+ * page that is present - and is never "fixed" by paging (that would retry
+ * it forever): it goes to the extable or is reported.
  */
 static bool kernel_user_fault(struct pt_regs *regs)
 {
 	struct proc *p = current_proc();
 
+	if (regs->pc < (u64)uaccess_text_start || regs->pc >= (u64)uaccess_text_end)
+		return false;
 	if (!p || !p->mm || regs->far >= USER_VA_END || !is_mm_fault(regs->esr))
 		return false;
 	if (mm_fault(p->mm, regs->far, abort_access(regs->esr)) != 0)

@@ -78,11 +78,11 @@ _start:
 	xor	r12, r3, r4
 	bnei	r12, 5b
 
-	/* 4. every UTLB slot invalid (TLBLO, then TLBHI), PID 0, zones */
+	/* 4. every UTLB slot invalid (TLBHI, clearing V, then TLBLO), PID 0, zones */
 	addik	r3, r0, TLB_ENTRIES - 1
 6:	mts	rtlbx, r3
-	mts	rtlblo, r0
 	mts	rtlbhi, r0
+	mts	rtlblo, r0
 	addik	r3, r3, -1
 	bgei	r3, 6b
 	mts	rpid, r0

@@ -12,10 +12,14 @@
 /*
  * REMOVE_SLOTS start, last: for every slot i >= mb_tlb_first whose range
  * [tag, tag + size - 1] meets [start, last] (unsigned, inclusive): clear
- * shadow[i] FIRST, then TLBX = i, TLBLO = 0, TLBHI = 0 (TLBHI last: that is
- * the write that makes QEMU drop the old translation). In this order a
- * refill that lands between the two can only leave the shadow claiming a
- * slot the hardware no longer has - harmless - never the reverse.
+ * shadow[i] FIRST, then TLBX = i, TLBHI = 0, TLBLO = 0. In this order a
+ * refill that lands between the shadow and the slot can only leave the
+ * shadow claiming a slot the hardware no longer has - harmless - never the
+ * reverse. TLBHI goes before TLBLO: written the other way round, the slot
+ * would for an instant hold a valid tag over TLBLO = 0, a translation of
+ * its VA range to physical 0. The TLBHI write is also the one that makes
+ * QEMU drop its cached translation of the old slot (it flushes what the
+ * slot held before the write).
  * Clobbers r3, r4, r11, r12, r18 (r18 is the assembler temporary, free in
  * hand-written code that uses no macros needing it).
  */
@@ -42,8 +46,8 @@
 	swi	r0, r3, mb_tlb_shadow + 4
 	bsrli	r12, r3, 3
 	mts	rtlbx, r12
-	mts	rtlblo, r0
-	mts	rtlbhi, r0
+	mts	rtlbhi, r0			/* V clear first ... */
+	mts	rtlblo, r0			/* ... then the output address */
 3:	addik	r3, r3, 8
 	xori	r12, r3, TLB_ENTRIES * 8
 	bnei	r12, 1b
@@ -60,7 +64,7 @@ mb_tlb_remove:
 /*
  * void mb_tlb_remove_tid(u32 tid): remove every unpinned slot whose TID is
  * tid (an address space's PID), in the same order as REMOVE_SLOTS: shadow
- * first, then TLBX, TLBLO, TLBHI. Global slots (TID 0) are never matched
+ * first, then TLBX, TLBHI, TLBLO. Global slots (TID 0) are never matched
  * for a user PID. Clobbers r3, r4, r12.
  */
 	.globl	mb_tlb_remove_tid
@@ -77,8 +81,8 @@ mb_tlb_remove_tid:
 	swi	r0, r3, mb_tlb_shadow + 4
 	bsrli	r12, r3, 3
 	mts	rtlbx, r12
-	mts	rtlblo, r0
-	mts	rtlbhi, r0
+	mts	rtlbhi, r0			/* V clear first ... */
+	mts	rtlblo, r0			/* ... then the output address */
 3:	addik	r3, r3, 8
 	xori	r12, r3, TLB_ENTRIES * 8
 	bnei	r12, 1b

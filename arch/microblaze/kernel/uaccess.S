@@ -1,5 +1,10 @@
 /*
- * uaccess.S - size_t arch_copy_user(void *dst, const void *src, size_t n)
+ * uaccess.S - size_t arch_copy_from_user(void *dst, const void *usrc, size_t n)
+ *             size_t arch_copy_to_user(void *udst, const void *src, size_t n)
+ *
+ * One routine serves both directions: MicroBlaze has no unprivileged
+ * load/store forms, and the kernel runs in privileged mode with the user
+ * space's PID in the UTLB lookup.
  *
  * A byte copy whose loads and stores may fault on user addresses. A fault
  * is first offered to the process's address space (traps.c: demand paging,
@@ -7,8 +12,9 @@
  * how many bytes were not copied. Byte accesses can never be unaligned.
  */
 	.text
-	.globl	arch_copy_user
-arch_copy_user:
+	.globl	arch_copy_from_user, arch_copy_to_user
+arch_copy_from_user:
+arch_copy_to_user:
 	beqi	r7, 2f
 1:
 10:	lbui	r3, r6, 0

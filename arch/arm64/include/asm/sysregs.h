@@ -16,9 +16,33 @@
 #define CNTHCTL_EL1PCEN		(1 << 1)	/* EL1 may use the EL1 physical timer */
 #define SPSR_EL1H_MASKED	0x3c5		/* EL1h, D A I F masked */
 
-/* SCTLR_EL1: RES1 bits of ARMv8.0 (11, 20, 22, 23, 28, 29), then M, C, SA, SA0, I. */
+/* SCTLR_EL1: RES1 bits of ARMv8.0 (11, 20, 22, 23, 28, 29). */
 #define SCTLR_EL1_RES1		0x30d00800
-#define SCTLR_EL1_MMU_ON	(SCTLR_EL1_RES1 | (1 << 0) | (1 << 2) | (1 << 3) | (1 << 4) | (1 << 12))
+/*
+ * EL0 may use the cache-maintenance and cache-information interface that
+ * Linux gives it, so __builtin___clear_cache and JITs work:
+ *   DZE (14): DC ZVA at EL0 (DCZID_EL0.DZP reads 0);
+ *   UCT (15): EL0 reads of CTR_EL0;
+ *   UCI (26): DC CVAU, DC CIVAC, DC CVAC and IC IVAU at EL0.
+ */
+#define SCTLR_EL1_DZE		(1 << 14)
+#define SCTLR_EL1_UCT		(1 << 15)
+#define SCTLR_EL1_UCI		(1 << 26)
+/*
+ * SPAN (23): RES1 before ARMv8.1. Where FEAT_PAN exists, 0 means "set
+ * PSTATE.PAN on every exception taken to EL1"; setup.c clears it then.
+ */
+#define SCTLR_EL1_SPAN		(1 << 23)
+/* MMU on: RES1, then M, C, SA, SA0, I, and the EL0 cache interface above. */
+#define SCTLR_EL1_MMU_ON	(SCTLR_EL1_RES1 | (1 << 0) | (1 << 2) | (1 << 3) | (1 << 4) | (1 << 12) | \
+				 SCTLR_EL1_DZE | SCTLR_EL1_UCT | SCTLR_EL1_UCI)
+
+/* ID_AA64MMFR1_EL1.PAN, bits [23:20]: non-zero when FEAT_PAN is implemented. */
+#define ID_AA64MMFR1_PAN_SHIFT	20
+/* MSR PAN, #imm (ARMv8.1), encoded so that any assembler accepts it. */
+#define MSR_PAN_1		0xd500419f
+/* PSTATE.PAN in SPSR_EL1. */
+#define PSR_PAN			(1 << 22)
 
 /*
  * MAIR_EL1 as the boot code loads it. The indices are MT_* in asm/pgtable.h

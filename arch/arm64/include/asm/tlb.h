@@ -43,6 +43,19 @@ static inline void arch_dsb_ishst(void)
 	__asm__ volatile("dsb ishst" ::: "memory");
 }
 
+/*
+ * Before a descriptor that links a new table is written: dsb ishst makes
+ * the stores that zeroed and filled the table page visible to every table
+ * walker first. Without it a walker (of this or another CPU) that sees the
+ * new table descriptor may read the page's old contents - garbage or a
+ * stale descriptor - and cache it (Arm ARM D8.2.6; Linux has the same
+ * barrier in its table population).
+ */
+static inline void arch_pt_publish_barrier(void)
+{
+	__asm__ volatile("dsb ishst" ::: "memory");
+}
+
 /* dsb ish: waits until earlier TLBIs have completed on every CPU. */
 static inline void arch_dsb_ish(void)
 {

@@ -6,8 +6,9 @@
  * slot it writes in a software shadow (arch/microblaze/kernel/tlb.c). To
  * invalidate a VA we look the slots up in the shadow - never by reading
  * TLBHI, which in QEMU overwrites PID (reference pitfall 4) - and rewrite
- * each slot found as invalid, TLBLO first and TLBHI last (only a TLBHI
- * write makes QEMU drop its cached translation, pitfall 3).
+ * each slot found as invalid, TLBHI (clearing V) first and TLBLO after, so
+ * no valid tag ever sits over a cleared TLBLO (a TLBHI write is also what
+ * makes QEMU drop its cached translation, pitfall 3).
  *
  * One CPU, and QEMU's loads and stores are in program order, so the
  * barriers below only stop the compiler from moving descriptor accesses
@@ -40,6 +41,17 @@ static inline void arch_pte_write(pteval_t *p, pteval_t v)
 /* Descriptor writes before this point reach memory before the refill
  * handler can read them (hardware: mbar 1). */
 static inline void arch_dsb_ishst(void)
+{
+	__asm__ volatile("" ::: "memory");
+}
+
+/*
+ * Before a descriptor that links a new table is written: the stores that
+ * filled the table page must come first. The refill handler runs on this
+ * CPU, in program order, so keeping the compiler from moving the stores
+ * is all it takes (a second CPU would need "mbar 1" here).
+ */
+static inline void arch_pt_publish_barrier(void)
 {
 	__asm__ volatile("" ::: "memory");
 }

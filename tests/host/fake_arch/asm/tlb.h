@@ -30,6 +30,12 @@ static inline void arch_dsb_ishst(void)
 	tlb_model_dsb(false);
 }
 
+/* dsb ishst before linking a new table: publishes the stores that filled it. */
+static inline void arch_pt_publish_barrier(void)
+{
+	tlb_model_publish_barrier();
+}
+
 /* dsb ish: also completes the TLBIs issued so far. */
 static inline void arch_dsb_ish(void)
 {

@@ -46,8 +46,7 @@
 
 typedef u64 pteval_t;
 
-#define PAGE_SHIFT 12
-#define PAGE_SIZE (1UL << PAGE_SHIFT)
+/* PAGE_SHIFT and PAGE_SIZE come from <asm/memlayout.h>. */
 
 #define PT_LEVELS      4
 #define PT_LAST_LEVEL  (PT_LEVELS - 1)

@@ -231,6 +231,9 @@ static void test_bbm_predicate(void)
 	       "bbm: permission-only changes are safe in place");
 	tap_ok(!arch_pte_change_needs_bbm(rw, rw & ~PTE_AF, 2) && !arch_pte_change_needs_bbm(rw, ng, 2),
 	       "bbm: AF and global -> not-global are safe in place");
+	tap_ok(!arch_pte_change_needs_bbm(rw, rw | PTE_USER, 2) && !arch_pte_change_needs_bbm(rw, rw & ~PTE_UXN, 2),
+	       "bbm: AP[1] (EL0 access) and UXN changes are safe in place (Linux's predicate refuses them)");
+	tap_ok(arch_pte_change_needs_bbm(rw, rw & ~PTE_SH_MASK, 2), "bbm: shareability change needs BBM");
 	tap_ok(arch_pte_change_needs_bbm(rw, moved, 2), "bbm: output address change needs BBM");
 	tap_ok(arch_pte_change_needs_bbm(rw, tbl, 2) && arch_pte_change_needs_bbm(tbl, rw, 2),
 	       "bbm: block <-> table needs BBM");

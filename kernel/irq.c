@@ -242,11 +242,6 @@ u64 irq_count(unsigned hwirq)
 	return hwirq < NR_IRQS ? read_counter(&descs[hwirq].count) : 0;
 }
 
-u64 irq_spurious_count(void)
-{
-	return read_counter(&spurious);
-}
-
 u64 irq_unhandled_count(void)
 {
 	return read_counter(&unhandled);

@@ -93,8 +93,7 @@ void irq_dispatch(void);
 /* Times hwirq was acknowledged (handled or not) since boot. */
 u64 irq_count(unsigned hwirq);
 
-/* Vector entries that found nothing pending, and interrupts that had no handler. */
-u64 irq_spurious_count(void);
+/* Interrupts that had no handler. */
 u64 irq_unhandled_count(void);
 
 /* Bind the interrupt-controller drivers (DRV_IRQCHIP); reports when none binds. */

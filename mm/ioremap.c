@@ -4,7 +4,6 @@
  * through the choke point. Mappings are never removed: devices stay for the
  * life of the kernel. Asking twice for the same page gives the same address.
  */
-#include "arch.h"
 #include "printk.h"
 #include "ioremap.h"
 #include <asm/memlayout.h>

@@ -18,6 +18,7 @@
  */
 #include "linear_map.h"
 #include "memblock.h"
+#include "errno.h"
 
 static struct {
 	const struct pt_space *kernel;
@@ -26,41 +27,6 @@ static struct {
 	phys_addr_t base;        /* PA mapped at PAGE_OFFSET */
 	unsigned long end;       /* first VA past the highest bank */
 } lm;
-
-static bool streq(const char *a, const char *b)
-{
-	while (*a && *a == *b) {
-		a++;
-		b++;
-	}
-	return *a == *b;
-}
-
-bool linear_map_parse_rodata(const char *s, int *out)
-{
-	if (streq(s, "full"))
-		*out = RODATA_FULL;
-	else if (streq(s, "on"))
-		*out = RODATA_ON;
-	else if (streq(s, "off"))
-		*out = RODATA_OFF;
-	else
-		return false;
-	return true;
-}
-
-bool linear_map_parse_mode(const char *s, int *out)
-{
-	if (streq(s, "block"))
-		*out = LINEAR_MAP_BLOCK;
-	else if (streq(s, "cont"))
-		*out = LINEAR_MAP_CONT;
-	else if (streq(s, "pte"))
-		*out = LINEAR_MAP_PTE;
-	else
-		return false;
-	return true;
-}
 
 static unsigned allowed_for_mode(int mode)
 {
@@ -191,7 +157,7 @@ static int split_block(const struct pt_cursor *c)
 	t = pxd_alloc(lm.kernel, c->level + 1);
 	if (!t) {
 		pt_break_end();
-		return -LM_ENOMEM;
+		return -ENOMEM;
 	}
 	fill_table(t, c->level + 1, pa, prot);
 	pt_walk(lm.kernel, c->va, c->level, false, &r);    /* pointer through a safe alias */
@@ -317,7 +283,7 @@ static int change_range(unsigned long addr, int npages, unsigned set, unsigned c
 	 * 32-bit kernel npages * PAGE_SIZE could wrap. */
 	if (npages < 0 || !IS_ALIGNED(addr, PAGE_SIZE) || addr < PAGE_OFFSET || addr > lm.end ||
 	    (unsigned long)npages > (lm.end - addr) / PAGE_SIZE || !lm.kernel)
-		return -LM_EINVAL;
+		return -EINVAL;
 	end = addr + (unsigned long)npages * PAGE_SIZE;
 	if (npages == 0)
 		return 0;

@@ -27,20 +27,12 @@ enum {
 	LINEAR_MAP_BLOCK,  /* everything: blocks, runs of blocks, runs of pages, pages */
 };
 
-/* Negative errno values returned by set_memory_*() (Linux's numbers). */
-#define LM_ENOMEM 12
-#define LM_EINVAL 22
-
 struct linear_map_config {
 	int rodata;              /* RODATA_FULL (default): text+rodata alias read-only */
 	int mode;                /* LINEAR_MAP_BLOCK (default) */
 	phys_addr_t ro_start;    /* physical range of the image's text + rodata */
 	phys_addr_t ro_end;
 };
-
-/* Parse a bootarg value; returns false (and leaves *out) if unknown. */
-bool linear_map_parse_rodata(const char *s, int *out);
-bool linear_map_parse_mode(const char *s, int *out);
 
 /*
  * Map every memblock RAM bank into 'kernel' (whose root must be reachable:
@@ -55,7 +47,7 @@ unsigned long linear_map_end(void);
 
 /*
  * Make addr (page aligned, in the linear map) a leaf boundary: unfold the
- * contiguous run and split the block that straddle it. 0, or -LM_ENOMEM.
+ * contiguous run and split the block that straddle it. 0, or -ENOMEM.
  */
 int linear_map_split(unsigned long addr);
 
@@ -69,8 +61,8 @@ int linear_map_merge(unsigned long addr);
 
 /*
  * Change permissions of npages linear-map pages from addr: read-only,
- * writable, not executable, executable. 0, -LM_EINVAL for an unaligned or
- * out-of-range request, -LM_ENOMEM when a split could not get a table.
+ * writable, not executable, executable. 0, -EINVAL for an unaligned or
+ * out-of-range request, -ENOMEM when a split could not get a table.
  */
 int set_memory_ro(unsigned long addr, int npages);
 int set_memory_rw(unsigned long addr, int npages);

@@ -16,18 +16,7 @@
 #define MM_PAGE_ALLOC_H
 
 #include "types.h"
-
-/*
- * The translation granule. The arch will define PAGE_SHIFT (4K first, 16K
- * and 64K later); until it does, default to 4 KiB. Nothing else may assume
- * 4096: use PAGE_SIZE / PAGE_SHIFT.
- */
-#ifndef PAGE_SHIFT
-#define PAGE_SHIFT 12
-#endif
-#ifndef PAGE_SIZE
-#define PAGE_SIZE (1UL << PAGE_SHIFT)
-#endif
+#include <asm/memlayout.h>	/* PAGE_SHIFT, PAGE_SIZE: nothing may assume 4096 */
 
 /*
  * Orders 0 .. MAX_ORDER-1. With 4K pages order 9 is 2 MiB and order 18 is

@@ -23,6 +23,7 @@
 #include "pgtable.h"
 #include "fixmap.h"
 #include "linear_map.h"
+#include "errno.h"
 #include "ptdump.h"
 #include "mb_tlb_model.h"
 #include "pt_test_env.h"
@@ -948,12 +949,12 @@ static void test_set_memory_ranges(void)
 	tap_ok(set_memory_ro(lm(ml605.ram + 128 * MiB) - 16 * PAGE_SIZE, 16) == 0 && clean() &&
 	       range_prot_is(lm(ml605.ram + 128 * MiB) - 16 * PAGE_SIZE, 16, PT_WRITE, 0),
 	       "set_memory_ro up to the end of RAM");
-	tap_ok(set_memory_ro(va + 1, 1) == -LM_EINVAL && set_memory_ro(lm(ml605.ram + 128 * MiB), 1) == -LM_EINVAL &&
-	       set_memory_ro(va, -1) == -LM_EINVAL && set_memory_ro(va, 0) == 0 &&
-	       set_memory_ro(0x10000000UL, 1) == -LM_EINVAL,
+	tap_ok(set_memory_ro(va + 1, 1) == -EINVAL && set_memory_ro(lm(ml605.ram + 128 * MiB), 1) == -EINVAL &&
+	       set_memory_ro(va, -1) == -EINVAL && set_memory_ro(va, 0) == 0 &&
+	       set_memory_ro(0x10000000UL, 1) == -EINVAL,
 	       "set_memory_*: unaligned, out-of-range and negative requests give -EINVAL");
 	env_alloc_fail(true);
-	tap_ok(set_memory_ro(lm(ml605.ram + 64 * MiB) + PAGE_SIZE, 1) == -LM_ENOMEM,
+	tap_ok(set_memory_ro(lm(ml605.ram + 64 * MiB) + PAGE_SIZE, 1) == -ENOMEM,
 	       "set_memory_ro: -ENOMEM when the split cannot get a table");
 	env_alloc_fail(false);
 	tap_ok(clean() && (prot_at(lm(ml605.ram + 64 * MiB) + PAGE_SIZE) & PT_WRITE),

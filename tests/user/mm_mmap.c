@@ -5,7 +5,7 @@
  * Rows not tested here:
  *   MM-1   only the fd rules of anonymous memory and EBADF: no file mappings
  *          yet (MAP_HUGETLB on a file needs hugetlbfs).
- *   MM-2   MAP_HUGETLB sizes: no hugetlb pool yet.
+ *   MM-2   MAP_HUGETLB sizes: in hugetlb.c (2 MiB and 1 GiB pages).
  *   MM-4   READ_IMPLIES_EXEC personality: no personality(2).
  *   MM-6   pgoff overflow (files) and max_map_count: no map-count limit.
  *   MM-7   execute-only pkeys: no pkeys.

@@ -5,7 +5,7 @@
  * Rows not tested here:
  *   MR-4   map_count + 2 >= max_map_count - 3: no map-count limit.
  *   MR-6   sealed source: in mm_mseal.c.
- *   MR-7   hugetlb: no hugetlb pool yet.
+ *   MR-7   hugetlb: in hugetlb.c (a MREMAP_FIXED move).
  *   MR-12  the successful old_len == 0 duplicate of a shared mapping needs
  *          shmem objects, which our kernel does not have; only the EINVAL
  *          for private memory is tested.

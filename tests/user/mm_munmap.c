@@ -5,7 +5,7 @@
  * Rows not tested here:
  *   MU-4   a split over max_map_count (ENOMEM): no map-count limit in our
  *          kernel; the sealed case (EPERM) is in mm_mseal.c.
- *   MU-5   hugetlb split alignment: no hugetlb pool yet.
+ *   MU-5   hugetlb split alignment: in hugetlb.c (munmap inside a huge page).
  *   MU-6   guard markers torn down by munmap: in mm_madvise.c.
  */
 #include "mm_util.h"

@@ -16,6 +16,10 @@
 #ifndef ASM_MEMLAYOUT_H
 #define ASM_MEMLAYOUT_H
 
+/* The translation granule: 4 KiB pages. */
+#define PAGE_SHIFT       12
+#define PAGE_SIZE        (1UL << PAGE_SHIFT)
+
 #define VA_BITS          48
 
 /* Everything below this is user space, translated through TTBR0. */

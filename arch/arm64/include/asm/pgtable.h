@@ -46,8 +46,7 @@
 
 typedef u64 pteval_t;
 
-#define PAGE_SHIFT 12
-#define PAGE_SIZE (1UL << PAGE_SHIFT)
+/* PAGE_SHIFT and PAGE_SIZE come from <asm/memlayout.h>. */
 
 #define PT_LEVELS      4
 #define PT_LAST_LEVEL  (PT_LEVELS - 1)
@@ -259,7 +258,7 @@ static inline pteval_t arch_pte_mk_table(phys_addr_t pa, bool user)
 /*
  * Does changing a live descriptor from 'old' to 'new' need break-before-make?
  *
- * In the spirit of Linux's pgattr_change_is_safe() (arch/arm64/mm/mmu.c):
+ * Wider than Linux's pgattr_change_is_safe() (docs/DESIGN.md says why):
  * safe in place are invalid -> anything, anything -> invalid, and a change
  * between two valid leaves with the same output address, the same type
  * (block/page), the same memory type and shareability and the same
@@ -267,6 +266,8 @@ static inline pteval_t arch_pte_mk_table(phys_addr_t pa, bool user)
  * bits, or global -> not-global change. Everything else - a new output
  * address, block <-> table, a memory-type or CONT change, not-global ->
  * global, any change to a table descriptor - needs BBM (Arm ARM RWHZWS).
+ * A contiguous run whose entries all pass this changes in place as a whole
+ * (Arm ARM RJQQTC: a lookup sees one entry's old or new values).
  */
 static inline bool arch_pte_change_needs_bbm(pteval_t old, pteval_t new, int level)
 {

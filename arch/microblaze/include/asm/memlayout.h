@@ -25,6 +25,10 @@
 #define _UL(x) x##UL
 #endif
 
+/* The translation granule: 4 KiB pages. */
+#define PAGE_SHIFT       12
+#define PAGE_SIZE        (_UL(1) << PAGE_SHIFT)
+
 #define VA_BITS          32
 
 /* Everything below this is user space. */

@@ -26,8 +26,7 @@
 
 typedef u32 pteval_t;
 
-#define PAGE_SHIFT 12
-#define PAGE_SIZE (1UL << PAGE_SHIFT)
+/* PAGE_SHIFT and PAGE_SIZE come from <asm/memlayout.h>. */
 
 #define PT_LEVELS      2
 #define PT_LAST_LEVEL  (PT_LEVELS - 1)

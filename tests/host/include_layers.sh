@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# include_layers.sh - each directory includes only the headers its layer may
+# use (docs/DESIGN.md, "Layering"). Prints TAP; exit status 1 on failure.
+#
+#   include_layers.sh [ROOT]   (default: this tree)
+#
+# The rules, for every #include in a .c, .h or .S file:
+#   include/   C's freestanding headers and include/ only
+#   mm/        include/ (but not arch.h or arch_proc.h, the kernel's
+#              interface to the arch), mm/, and of the arch only
+#              <asm/pgtable.h>, <asm/tlb.h> and <asm/memlayout.h>
+#   kernel/    include/, kernel/, mm/, drivers/driver.h, and of the arch
+#              only <asm/memlayout.h> (the rest goes through include/arch.h
+#              and include/arch_proc.h)
+#   drivers/   include/, kernel/, drivers/; nothing of the arch or of mm/
+#   arch/A/    anything but another arch's headers
+# A quoted header is looked up as the compiler does: the including file's
+# own directory, then include/, kernel/, mm/, drivers/, arch/*/include/.
+#
+# Includes that break a rule today are listed in KNOWN below; each must
+# still exist (fixing one means deleting its line). Last, the script checks
+# itself on a doctored copy of the tree.
+set -u
+cd "$(dirname "$0")/../.."
+root=${1:-.}
+
+# file|header: today's exceptions, each to be fixed and then deleted here.
+KNOWN='
+kernel/exec.c|<asm/elf.h>
+kernel/extable.c|<asm/extable.h>
+kernel/proc.h|<asm/context.h>
+kernel/proc.h|<asm/ptrace.h>
+drivers/arm_arch_timer.c|"arch_arm64.h"
+drivers/gic_v3.c|"arch_arm64.h"
+'
+
+n=0
+fail=0
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+bad() { n=$((n + 1)); echo "not ok $n - $*"; fail=1; }
+
+# where FILE HEADER: the directory (relative to root) a header resolves to,
+# "asm" for <asm/...>, "std" for C's freestanding headers, "?" if unknown.
+where() {
+	local file=$1 h=$2 name d
+	case "$h" in
+	\<asm/*) echo "asm"; return ;;
+	\<stdarg.h\>|\<stdint.h\>|\<stddef.h\>|\<stdbool.h\>) echo "std"; return ;;
+	\<*) echo "?"; return ;;
+	esac
+	name=${h//\"/}
+	for d in "$(dirname "$file")" include kernel mm drivers arch/*/include; do
+		if [ -f "$root/$d/$name" ]; then
+			echo "$d"
+			return
+		fi
+	done
+	echo "?"
+}
+
+# allowed FILE HEADER: does FILE's layer allow HEADER?
+allowed() {
+	local file=$1 h=$2 w
+	w=$(where "$file" "$h")
+	case "$file" in
+	include/*) [[ $w == std || $w == include ]] ;;
+	mm/*)
+		[[ $h != '"arch.h"' && $h != '"arch_proc.h"' ]] || return 1
+		[[ $w == std || $w == include || $w == mm ]] ||
+			[[ $h == '<asm/pgtable.h>' || $h == '<asm/tlb.h>' || $h == '<asm/memlayout.h>' ]] ;;
+	kernel/*)
+		[[ $w == std || $w == include || $w == kernel || $w == mm || $h == '"driver.h"' ]] ||
+			[[ $h == '<asm/memlayout.h>' ]] ;;
+	drivers/*) [[ $w == std || $w == include || $w == kernel || $w == drivers ]] ;;
+	arch/*)
+		local a=${file#arch/}
+		a=${a%%/*}
+		[[ $w != arch/*/include || $w == "arch/$a/include" ]] ;;
+	*) true ;;
+	esac
+}
+
+checked=0
+while IFS= read -r line; do
+	file=${line%%:*}
+	h=$(echo "${line#*:}" | sed -E 's/^[0-9]+:\s*#\s*include\s*([<"][^>"]*[>"]).*/\1/')
+	file=${file#"$root"/}
+	checked=$((checked + 1))
+	if allowed "$file" "$h"; then
+		continue
+	fi
+	if printf '%s\n' "$KNOWN" | grep -qxF -- "$file|$h"; then
+		ok "known exception: $file includes $h (to be fixed; see KNOWN)"
+	else
+		bad "$file includes $h ($(where "$file" "$h")), which its layer may not use"
+	fi
+done < <(grep -rnE '^\s*#\s*include\s*[<"]' "$root"/include "$root"/mm "$root"/kernel "$root"/drivers "$root"/arch \
+	--include='*.[chS]' 2>/dev/null)
+[ "$checked" -gt 0 ] && ok "$checked #include lines checked" || bad "no #include lines found under $root"
+
+# A known exception that no longer exists must be deleted from KNOWN.
+for k in $KNOWN; do
+	f=${k%%|*}
+	h=${k#*|}
+	grep -qE "^\s*#\s*include\s*$(printf '%s' "$h" | sed 's/[.]/\\./g')" "$root/$f" 2>/dev/null ||
+		bad "KNOWN lists $f including $h, which it no longer does: delete that line"
+done
+
+if [ $# -eq 0 ]; then	# the self-check, only in the top-level run
+	tmp=$(mktemp -d)
+	cp -r include mm kernel drivers arch "$tmp"/
+	echo '#include <asm/sysregs.h>' >>"$tmp/mm/vma.c"
+	echo '#include "proc.h"' >>"$tmp/mm/slab.c"
+	echo '#include "arch.h"' >>"$tmp/mm/thp.c"
+	sed -i '/#include <asm\/extable.h>/d' "$tmp/kernel/extable.c"
+	out=$(bash "$0" "$tmp" 2>/dev/null)
+	if echo "$out" | grep -q '^not ok .* mm/vma.c includes <asm/sysregs.h>'; then
+		ok "self-check: fires on mm/ including an arch header other than pgtable/tlb/memlayout"
+	else
+		bad "self-check: does not notice mm/vma.c including <asm/sysregs.h>"
+	fi
+	if echo "$out" | grep -q '^not ok .* mm/slab.c includes "proc.h" (kernel)'; then
+		ok "self-check: fires on mm/ including a kernel/ header"
+	else
+		bad "self-check: does not notice mm/slab.c including kernel/proc.h"
+	fi
+	if echo "$out" | grep -q '^not ok .* mm/thp.c includes "arch.h"'; then
+		ok "self-check: fires on mm/ including the kernel's arch interface (arch.h)"
+	else
+		bad "self-check: does not notice mm/thp.c including arch.h"
+	fi
+	if echo "$out" | grep -q '^not ok .* KNOWN lists kernel/extable.c'; then
+		ok "self-check: fires on a KNOWN exception that was fixed but not deleted"
+	else
+		bad "self-check: does not notice a stale KNOWN exception"
+	fi
+	rm -rf "$tmp"
+fi
+echo "1..$n"
+exit $fail

@@ -8,6 +8,7 @@
 #include "irq.h"	/* irq_dispatch(): IRQ vectors (added with kernel/irq.c) */
 #include "proc.h"
 #include "mm.h"
+#include "mm_check.h"
 #include "syscall.h"
 #include "signal.h"
 #include "errno.h"
@@ -117,7 +118,10 @@ static bool kernel_user_fault(struct pt_regs *regs)
 
 	if (!p || !p->mm || regs->far >= USER_VA_END || !is_mm_fault(regs->esr))
 		return false;
-	if (mm_fault(p->mm, regs->far, abort_access(regs->esr)) != 0)
+	int rc = mm_fault(p->mm, regs->far, abort_access(regs->esr));
+
+	mm_check_after("fault", regs->far);
+	if (rc != 0)
 		return false;
 	p->minflt++;
 	return true;
@@ -139,6 +143,7 @@ static void el0_sync(struct pt_regs *regs)
 	case 0x24:	/* data abort */
 		rc = regs->far < USER_VA_END && is_mm_fault(regs->esr) ?
 			mm_fault(p->mm, regs->far, abort_access(regs->esr)) : -SEGV_MAPERR;
+		mm_check_after("fault", regs->far);
 		if (rc == 0) {
 			p->minflt++;
 			return;

@@ -4,7 +4,7 @@
  * One check is two walks over every page table of every address space given:
  *   pass 1 checks each VMA set and each entry against its VMA, counts the
  *          table pages and THP leaves, and adds every mapping of a page to
- *          count[page_index(pg)]; then every holder (memfd pages, the
+ *          count[page_frame_index(pg)]; then every holder (memfd pages, the
  *          hugetlb free lists) adds its reference;
  *   pass 2 visits the same pages again and compares the count with the
  *          page's refcount, clearing the slot, so the array is all zero
@@ -30,7 +30,7 @@ bool opt_mm_check;
 #define THP_LEVEL	(PT_LAST_LEVEL - 1)
 #define MAX_HSTATES	PT_LEVELS
 
-static u32 *count;		/* per page_index(); all zero between checks */
+static u32 *count;		/* per page_frame_index(); all zero between checks */
 static unsigned long count_slots;
 static unsigned count_order;
 static u64 nr_checks[4];	/* syscalls, faults, forks, exits */
@@ -75,7 +75,7 @@ static bool count_ready(void)
 {
 	if (count)
 		return true;
-	count_slots = page_index_count();
+	count_slots = page_frame_count();
 	count_order = 0;
 	while (((u64)PAGE_SIZE << count_order) < count_slots * sizeof(u32))
 		count_order++;
@@ -92,7 +92,7 @@ static bool count_ready(void)
 void mm_check_init(void)
 {
 	if (opt_mm_check && !count_ready())
-		panic("mm_check: no memory for a counter per page (%lu pages)", page_index_count());
+		panic("mm_check: no memory for a counter per page (%lu pages)", page_frame_count());
 }
 
 /* ---- pools ---- */
@@ -126,7 +126,7 @@ static int huge_level(const struct check *k, const struct vma *v)
  */
 static bool page_ref(struct check *k, struct page *pg, unsigned long va, bool holder)
 {
-	unsigned long i = page_index(pg);
+	unsigned long i = page_frame_index(pg);
 	unsigned c, maps, held;
 
 	if (i >= count_slots) {

@@ -104,7 +104,7 @@ void *page_address(const struct page *pg)
 	return phys_to_virt(page_to_phys(pg));
 }
 
-unsigned long page_index(const struct page *pg)
+unsigned long page_frame_index(const struct page *pg)
 {
 	unsigned long idx = (unsigned long)(pg - banks[pg->bank].pages);
 
@@ -113,7 +113,7 @@ unsigned long page_index(const struct page *pg)
 	return idx;
 }
 
-unsigned long page_index_count(void)
+unsigned long page_frame_count(void)
 {
 	unsigned long n = 0;
 

@@ -23,6 +23,7 @@
 #include "random.h"
 #include "irq.h"
 #include "ktime.h"
+#include "mm_check.h"
 
 static struct fdt boot_fdt;
 static struct fdt_boot_info boot_info;
@@ -172,6 +173,7 @@ void kernel_main(const void *dtb, u32 dtb_max_size, phys_addr_t dtb_pa)
 	page_alloc_init();
 	arch_mm_ready();
 	hugetlb_init();
+	mm_check_init();
 	print_banner(dtb_pa);
 	irq_init(&boot_fdt);	/* interrupts stay masked at the CPU until someone enables them */
 	time_init(&boot_fdt);

@@ -48,7 +48,10 @@ struct memfd {
 	struct page **pages;		/* page index -> page, NULL for a hole */
 	int table_order;		/* pages[] is 2^order pages; -1: none yet */
 	char name[MFD_NAME_MAX + 24];	/* "/memfd:NAME (deleted)", as Linux shows it */
+	struct memfd *prev, *next;	/* every live memfd (memfd_for_each_page) */
 };
+
+static struct memfd *memfds;	/* the list of live memfds */
 
 _Static_assert(sizeof(struct memfd) <= PAGE_SIZE, "a memfd lives in one page");
 
@@ -164,7 +167,21 @@ static void memfd_release(struct vma_file *f)
 	memfd_drop_pages(m, 0, table_slots(m));
 	if (m->pages)
 		free_pages(phys_to_page(virt_to_phys(m->pages)), (unsigned)m->table_order);
+	if (m->prev)
+		m->prev->next = m->next;
+	else
+		memfds = m->next;
+	if (m->next)
+		m->next->prev = m->prev;
 	free_page_va(m);
+}
+
+void memfd_for_each_page(void (*fn)(struct page *pg, void *arg), void *arg)
+{
+	for (struct memfd *m = memfds; m; m = m->next)
+		for (u64 i = 0; i < table_slots(m); i++)
+			if (m->pages[i])
+				fn(m->pages[i], arg);
 }
 
 static const struct vma_file_ops memfd_vma_ops = {
@@ -285,6 +302,10 @@ long sys_memfd_create(const unsigned long *a)
 	memcpy(m->name, "/memfd:", 7);
 	memcpy(m->name + 7, uname, (size_t)n);
 	memcpy(m->name + 7 + n, " (deleted)", 11);
+	m->next = memfds;
+	if (memfds)
+		memfds->prev = m;
+	memfds = m;
 	f->ops = &memfd_file_ops;
 	f->priv = m;
 	f->st.mode = S_IFREG | 0777;

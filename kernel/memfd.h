@@ -14,4 +14,11 @@
  */
 struct vma_file *memfd_vma_file(struct file *f, const char **name);
 
+/*
+ * Call fn for every page every live memfd holds (one reference each), for
+ * the address-space checker (mm/mm_check.c). fn must not change the files.
+ */
+struct page;
+void memfd_for_each_page(void (*fn)(struct page *pg, void *arg), void *arg);
+
 #endif

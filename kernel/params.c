@@ -7,6 +7,7 @@
 #include "linear_map.h"
 #include "hugetlb.h"
 #include "thp.h"
+#include "mm_check.h"
 
 bool opt_ptdump;
 bool opt_help;
@@ -48,5 +49,7 @@ const struct bootarg kernel_params[] = {
 	  "huge pages for anonymous memory: never, madvise (default: where MADV_HUGEPAGE asks), always" },
 	{ "init_on_alloc", BA_BOOL, &init_on_alloc, NULL, "zero pages when allocated (default 0)" },
 	{ "init_on_free", BA_BOOL, &init_on_free, NULL, "zero pages when freed (default 0)" },
+	{ "mm_check", BA_BOOL, &opt_mm_check, NULL,
+	  "check every user address space after each mm system call, fault, fork and exit; panic on a violation (default 0)" },
 };
 const int kernel_nparams = ARRAY_SIZE(kernel_params);

@@ -12,6 +12,7 @@
 #include "page_alloc.h"
 #include "ktime.h"
 #include "exec.h"
+#include "mm_check.h"
 
 static struct proc ptable[NPROC];
 static struct cpu cpus[1];
@@ -60,6 +61,19 @@ struct proc *proc_find(int pid)
 		if (ptable[i].state != P_UNUSED && ptable[i].pid == pid)
 			return &ptable[i];
 	return NULL;
+}
+
+int proc_live_mms(struct mm **mms, int *pids, int max)
+{
+	int n = 0;
+
+	for (int i = 0; i < NPROC && n < max; i++) {
+		if (ptable[i].state == P_UNUSED || !ptable[i].mm)
+			continue;
+		mms[n] = ptable[i].mm;
+		pids[n++] = ptable[i].pid;
+	}
+	return n;
 }
 
 long proc_signal_all(const struct ksiginfo *info, struct proc *skip)
@@ -257,6 +271,7 @@ long proc_fork(unsigned long flags, unsigned long child_sp)
 	arch_fork_context(&child->ctx);
 	child->parent = parent;
 	child->state = P_RUNNABLE;
+	mm_check_after("fork", (unsigned long)child->pid);
 	return child->pid;
 }
 
@@ -274,6 +289,7 @@ void proc_exit(int wait_status)
 	arch_switch_mm(NULL);
 	mm_put(p->mm);
 	p->mm = NULL;
+	mm_check_after("exit", (unsigned long)p->pid);
 	/* Orphans go to init; a zombie orphan is reaped by init's wait. */
 	for (int i = 0; i < NPROC; i++)
 		if (ptable[i].state != P_UNUSED && ptable[i].parent == p)
@@ -281,8 +297,10 @@ void proc_exit(int wait_status)
 	if (p == init_proc) {
 		int code = (wait_status & 0x7f) ? 128 + (wait_status & 0x7f) : (wait_status >> 8) & 0xff;
 
-		printk("init exited with %s %d\n", (wait_status & 0x7f) ? "signal" : "status",
-		       (wait_status & 0x7f) ? wait_status & 0x7f : code);
+		mm_check_summary();
+		printk("init exited with %s %d after %llu ns of guest time\n",
+		       (wait_status & 0x7f) ? "signal" : "status",
+		       (wait_status & 0x7f) ? wait_status & 0x7f : code, (unsigned long long)ktime_ns());
 		arch_poweroff(code);
 	}
 	p->wait_status = wait_status;

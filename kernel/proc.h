@@ -106,6 +106,10 @@ struct proc *proc_find(int pid);
  * check); -ESRCH if there was none. */
 long proc_signal_all(const struct ksiginfo *info, struct proc *skip);
 
+/* The address spaces of every process that has one (at most max), with
+ * their pids; returns how many (for mm/mm_check.c). */
+int proc_live_mms(struct mm **mms, int *pids, int max);
+
 /* Number of processes in use (for the fork limit and tests). */
 int proc_count(void);
 

@@ -6,6 +6,7 @@
 #include "printk.h"
 #include "errno.h"
 #include "params.h"
+#include "mm_check.h"
 
 #define LOGGED_MAX 1024
 static u8 logged[LOGGED_MAX / 8];
@@ -23,6 +24,25 @@ static void log_unknown(unsigned long nr)
 	       current_proc()->pid, current_proc()->name);
 }
 
+/*
+ * The calls after which mm_check=1 checks the address spaces: those that
+ * change mappings (a new image, VMAs, entries) or the pages the kernel
+ * holds for them (memfds). Faults, fork and exit have hooks of their own.
+ */
+static const syscall_fn mm_changing[] = {
+	sys_mmap, sys_munmap, sys_mremap, sys_mprotect, sys_madvise, sys_mseal, sys_brk,
+	sys_pkey_mprotect, sys_execve, sys_memfd_create, sys_ftruncate, sys_fallocate, sys_close,
+	sys_dup3,
+};
+
+static bool changes_mm(syscall_fn fn)
+{
+	for (unsigned i = 0; i < ARRAY_SIZE(mm_changing); i++)
+		if (mm_changing[i] == fn)
+			return true;
+	return false;
+}
+
 long syscall_dispatch(unsigned long nr, const unsigned long *a)
 {
 	long ret;
@@ -32,6 +52,8 @@ long syscall_dispatch(unsigned long nr, const unsigned long *a)
 		return -ENOSYS;
 	}
 	ret = arch_syscalls[nr].fn(a);
+	if (opt_mm_check && changes_mm(arch_syscalls[nr].fn))
+		mm_check_all(arch_syscalls[nr].name, a[0]);
 	if (opt_strace)
 		printk("strace: [%d %s] %s(0x%lx, 0x%lx, 0x%lx, 0x%lx) = %ld\n", current_proc()->pid,
 		       current_proc()->name, arch_syscalls[nr].name, a[0], a[1], a[2], a[3], ret);

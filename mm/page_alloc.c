@@ -104,6 +104,24 @@ void *page_address(const struct page *pg)
 	return phys_to_virt(page_to_phys(pg));
 }
 
+unsigned long page_frame_index(const struct page *pg)
+{
+	unsigned long idx = (unsigned long)(pg - banks[pg->bank].pages);
+
+	for (int i = 0; i < pg->bank; i++)
+		idx += banks[i].npages;
+	return idx;
+}
+
+unsigned long page_frame_count(void)
+{
+	unsigned long n = 0;
+
+	for (int i = 0; i < nbanks; i++)
+		n += banks[i].npages;
+	return n;
+}
+
 /* ---- free lists ---- */
 
 /* Make pg the head of a free block of 'order' and put it on its list. */

@@ -85,6 +85,13 @@ struct page *phys_to_page(phys_addr_t pa);
 /* The linear-map address of the page. */
 void *page_address(const struct page *pg);
 
+/*
+ * A dense number for every struct page: 0 .. page_frame_count() - 1, bank
+ * after bank (for checkers that keep one counter per page frame).
+ */
+unsigned long page_frame_index(const struct page *pg);
+unsigned long page_frame_count(void);
+
 /* Order-0 conveniences working with linear-map addresses; NULL when full. */
 /*
  * Reference counts of order-0 pages shared between address spaces

@@ -522,12 +522,18 @@ struct check_state {
 	const struct vma *last;		/* the VMA visited before */
 	int count;
 	bool ok;
+	char *buf;			/* vma_check_report(): the first problem goes here */
+	size_t size;
 };
 
+/* A problem: printed (vma_check), or the first one kept in st->buf (vma_check_report). */
 #define CHECK(st, cond, fmt, ...)                                               \
 	do {                                                                    \
 		if (!(cond)) {                                                  \
-			printk("vma_check: " fmt "\n", ##__VA_ARGS__);          \
+			if (!(st)->buf)                                         \
+				printk("vma_check: " fmt "\n", ##__VA_ARGS__);  \
+			else if ((st)->ok)                                      \
+				snprintk((st)->buf, (st)->size, fmt, ##__VA_ARGS__); \
 			(st)->ok = false;                                       \
 		}                                                               \
 	} while (0)
@@ -588,9 +594,10 @@ static int check_subtree(struct check_state *st, const struct vma *n, const stru
 	return 1 + MAX(hl, hr);
 }
 
-bool vma_check(const struct mm *mm)
+/* Both checkers: problems printed (buf NULL) or the first one kept in buf. */
+static bool check_all(const struct mm *mm, char *buf, size_t size)
 {
-	struct check_state st = { .mm = mm, .expect = mm->vmas, .ok = true };
+	struct check_state st = { .mm = mm, .expect = mm->vmas, .ok = true, .buf = buf, .size = size };
 	unsigned long gap;
 
 	CHECK(&st, !mm->vmas || !mm->vmas->prev, "first VMA %p has prev %p", (const void *)mm->vmas,
@@ -601,4 +608,16 @@ bool vma_check(const struct mm *mm)
 	      (const void *)st.expect, st.expect->start, st.expect->end);
 	CHECK(&st, st.count == mm->nvmas, "tree holds %d VMAs, nvmas %d", st.count, mm->nvmas);
 	return st.ok;
+}
+
+bool vma_check(const struct mm *mm)
+{
+	return check_all(mm, NULL, 0);
+}
+
+bool vma_check_report(const struct mm *mm, char *buf, size_t size)
+{
+	if (size)
+		buf[0] = 0;
+	return check_all(mm, buf, size);
 }

@@ -186,4 +186,8 @@ unsigned long vma_find_gap_up(const struct mm *mm, unsigned long len, unsigned l
  */
 bool vma_check(const struct mm *mm);
 
+/* vma_check() that prints nothing: the first problem found is written to
+ * buf (size bytes, size > 0) and false returned. */
+bool vma_check_report(const struct mm *mm, char *buf, size_t size);
+
 #endif

@@ -11,9 +11,10 @@
  * pass through, any other line becomes "# <name>: line". stderr stays on
  * the console. After each program init adds a point of its own: the
  * program exited with status 0 and printed a plan that matches its points.
- * With the leak check on it adds one more: MemFree in /proc/meminfo is not
- * lower after the program (and everything it forked) was reaped than
- * before it started. At the end it prints the plan "1..N".
+ * With the leak check on it adds one more: MemFree in /proc/meminfo is the
+ * same after the program (and everything it forked) was reaped as before it
+ * started: lower is a leak, higher is memory freed that someone else still
+ * owned (a reference dropped twice). At the end it prints the plan "1..N".
  *
  * Options, from init's argv or environment (Linux hands unknown "key=value"
  * words of the kernel command line to init in its environment, other words
@@ -323,7 +324,7 @@ static void run_test(const char *name)
 	if (before < 0 || after < 0)
 		out("# init: %s: no MemFree in /proc/meminfo, no leak check\n", name);
 	else if (opt.leakcheck)
-		point(after >= before, name, "no memory leaked (MemFree %ld kB before, %ld kB after)",
+		point(after == before, name, "no memory leaked or freed twice (MemFree %ld kB before, %ld kB after)",
 		      before, after);
 	else
 		out("# init: %s: MemFree %ld kB before, %ld kB after (leak check off)\n", name, before, after);

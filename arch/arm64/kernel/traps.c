@@ -8,6 +8,7 @@
 #include "irq.h"	/* irq_dispatch(): IRQ vectors (added with kernel/irq.c) */
 #include "proc.h"
 #include "mm.h"
+#include "mm_check.h"
 #include "syscall.h"
 #include "signal.h"
 #include "errno.h"
@@ -130,7 +131,10 @@ static bool kernel_user_fault(struct pt_regs *regs)
 		return false;
 	if (!p || !p->mm || regs->far >= USER_VA_END || !is_mm_fault(regs->esr))
 		return false;
-	if (mm_fault(p->mm, regs->far, abort_access(regs->esr)) != 0)
+	int rc = mm_fault(p->mm, regs->far, abort_access(regs->esr));
+
+	mm_check_after("fault", regs->far);
+	if (rc != 0)
 		return false;
 	p->minflt++;
 	return true;
@@ -152,6 +156,7 @@ static void el0_sync(struct pt_regs *regs)
 	case 0x24:	/* data abort */
 		rc = regs->far < USER_VA_END && is_mm_fault(regs->esr) ?
 			mm_fault(p->mm, regs->far, abort_access(regs->esr)) : -SEGV_MAPERR;
+		mm_check_after("fault", regs->far);
 		if (rc == 0) {
 			p->minflt++;
 			return;

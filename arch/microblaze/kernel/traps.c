@@ -16,6 +16,7 @@
 #include "irq.h"
 #include "proc.h"
 #include "mm.h"
+#include "mm_check.h"
 #include "syscall.h"
 #include "signal.h"
 #include "errno.h"
@@ -138,7 +139,10 @@ static bool kernel_user_fault(struct pt_regs *regs)
 	if (!p || !p->mm || regs->ear >= USER_VA_END ||
 	    (ec != EC_DATA_TLB_MISS && ec != EC_DATA_STORAGE))
 		return false;
-	if (mm_fault(p->mm, regs->ear, mmu_access(regs->esr)) != 0)
+	int rc = mm_fault(p->mm, regs->ear, mmu_access(regs->esr));
+
+	mm_check_after("fault", regs->ear);
+	if (rc != 0)
 		return false;
 	p->minflt++;
 	return true;
@@ -169,6 +173,7 @@ static void user_hw_exception(struct pt_regs *regs)
 	if (is_mm_fault(ec)) {
 		rc = regs->ear < USER_VA_END ? mm_fault(p->mm, regs->ear, mmu_access(regs->esr)) :
 					       -SEGV_MAPERR;
+		mm_check_after("fault", regs->ear);
 		if (rc == 0) {
 			p->minflt++;
 			return;

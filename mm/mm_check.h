@@ -1,0 +1,59 @@
+/*
+ * mm_check.h - the user address-space invariant checker (bootarg mm_check=1).
+ *
+ * After every system call that changes mappings, every page fault, every
+ * fork and every exit, the hooks below check every live address space and
+ * panic with what is wrong and where. What is checked (mm_check.c has the
+ * details):
+ *   - the VMA set: tree order, heights, balance, gap augmentation, list
+ *     (vma_check_report), and no two adjacent VMAs that vma_mergeable()
+ *     says should be one;
+ *   - every non-empty page-table entry: inside a VMA, at a level the VMA
+ *     allows (hugetlb leaves only in hugetlb VMAs at their level, THP
+ *     leaves only in private anonymous VMAs, no table in a hugetlb leaf
+ *     slot), with no permission the VMA lacks, no write to a private page
+ *     shared copy-on-write, PROT_NONE entries only in PROT_NONE VMAs;
+ *   - every page that is mapped or held: its reference count equals its
+ *     mappings in all live address spaces plus its holders (a memfd, the
+ *     hugetlb free pool), recounted in a scratch array indexed by page;
+ *   - hugetlb: Rsvd equals the unfaulted pages of reserving VMAs, Free the
+ *     free list, Total the free plus the mapped pages;
+ *   - the user page-table page counter and the THP leaf counter.
+ * Free pages returning to their value after each test program is /init's
+ * leak check (tests/user/init.c).
+ */
+#ifndef MM_MM_CHECK_H
+#define MM_MM_CHECK_H
+
+#include "mm.h"
+
+extern bool opt_mm_check;	/* mm_check=1: the hooks check */
+
+/* Boot: with mm_check=1, allocate the scratch array (after page_alloc_init). */
+void mm_check_init(void);
+
+/*
+ * Check the n address spaces mms[] (pids[] names them in messages; they
+ * must be every user address space that exists, as the page-table counter
+ * is global). Returns NULL if all is well, else a description of the first
+ * violation written to buf (size bytes). Changes nothing.
+ */
+const char *mm_check_report(struct mm *const *mms, const int *pids, int n, char *buf, size_t size);
+
+/* mm_check_report() that panics on a violation: "mm_check: after EVENT at ADDR: ...". */
+void mm_check_spaces(struct mm *const *mms, const int *pids, int n, const char *event,
+		     unsigned long addr);
+
+/* The hook: check every live process's address space after event (at addr). */
+void mm_check_all(const char *event, unsigned long addr);
+
+static inline void mm_check_after(const char *event, unsigned long addr)
+{
+	if (opt_mm_check)
+		mm_check_all(event, addr);
+}
+
+/* Print how many checks ran (at init's exit). */
+void mm_check_summary(void);
+
+#endif

@@ -373,6 +373,9 @@ static long move_vma(struct mm *mm, struct vma *v, unsigned long old, unsigned l
 	merge(mm, nv);
 	if (!dontunmap)
 		return do_munmap(mm, old, old + len);
+	v = vma_find(mm, old);	/* the source stays: join it again to what isolate() cut off */
+	if (v)
+		merge(mm, v);
 	return 0;
 }
 

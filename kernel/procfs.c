@@ -7,6 +7,7 @@
  * owned by the open file.
  */
 #include "vfs.h"
+#include "ramfile.h"
 #include "proc.h"
 #include "mm.h"
 #include "hugetlb.h"
@@ -138,6 +139,8 @@ static void gen_meminfo(struct procbuf *b)
 	pb_printf(b, "MemTotal:       %8llu kB\n", (unsigned long long)st.total_pages * kb);
 	pb_printf(b, "MemFree:        %8llu kB\n", (unsigned long long)st.free_pages * kb);
 	pb_printf(b, "MemAvailable:   %8llu kB\n", (unsigned long long)st.free_pages * kb);
+	pb_printf(b, "Buffers:        %8llu kB\n", 0ull);
+	pb_printf(b, "Cached:         %8llu kB\n", (unsigned long long)ramfile_cached_pages() * kb);
 	pb_printf(b, "PageTables:     %8llu kB\n", (unsigned long long)st.pt_user_pages * kb);
 	pb_printf(b, "SecPageTables:  %8llu kB\n", 0ull);
 	pb_printf(b, "AnonHugePages:  %8llu kB\n", (unsigned long long)(thp_total_bytes() >> 10));

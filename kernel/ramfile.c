@@ -28,6 +28,12 @@ struct ramfile {
 
 static struct slab_cache ramfile_cache = SLAB_CACHE("ramfile", struct ramfile);
 static struct ramfile *live;
+static u64 cached_pages;	/* pages held by live objects */
+
+u64 ramfile_cached_pages(void)
+{
+	return cached_pages;
+}
 
 static u64 page_count_of(const struct ramfile *r)
 {
@@ -49,6 +55,7 @@ static struct page *ramfile_page(struct vma_file *f, u64 pgoff)
 			return NULL;
 		memcpy(page_address(pg), r->data + off, MIN(PAGE_SIZE, r->size - off));
 		r->pages[pgoff] = pg;
+		cached_pages++;
 	}
 	return r->pages[pgoff];
 }
@@ -62,10 +69,20 @@ static void ramfile_release(struct vma_file *f)
 		;
 	*pp = r->next;
 	for (u64 i = 0; i < page_count_of(r); i++)
-		if (r->pages[i])
+		if (r->pages[i]) {
 			page_put(r->pages[i]);
+			cached_pages--;
+		}
 	free_pages(phys_to_page(virt_to_phys(r->pages)), r->table_order);
 	slab_free(&ramfile_cache, r);
+}
+
+void ramfile_for_each_page(void (*fn)(struct page *pg, void *arg), void *arg)
+{
+	for (struct ramfile *r = live; r; r = r->next)
+		for (u64 i = 0; i < page_count_of(r); i++)
+			if (r->pages[i])
+				fn(r->pages[i], arg);
 }
 
 static const struct vma_file_ops ramfile_ops = {

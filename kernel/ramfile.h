@@ -14,4 +14,10 @@
  */
 struct vma_file *ramfile_get(const u8 *data, u64 size);
 
+/* Call fn for every page a live object holds (for the mm invariant checker). */
+void ramfile_for_each_page(void (*fn)(struct page *pg, void *arg), void *arg);
+
+/* Pages the objects hold now: /proc/meminfo's Cached. */
+u64 ramfile_cached_pages(void);
+
 #endif

@@ -21,6 +21,7 @@
 #include "printk.h"
 #include "kstring.h"
 #include "memfd.h"
+#include "ramfile.h"
 #include "proc.h"
 
 bool opt_mm_check;
@@ -270,14 +271,19 @@ static void check_entry(struct check *k, unsigned long va, pteval_t d, int level
 	page_ref(k, pg, va, false);
 }
 
-/* A table entry: not in a hugetlb leaf slot, pointing at an allocated page. */
+/*
+ * A table entry: pointing at an allocated page, and in a hugetlb VMA only
+ * as an empty table left by small pages mapped there before (munmap keeps
+ * table pages; hugetlb's first fault in the slot frees it).
+ */
 static void check_table_entry(struct check *k, unsigned long va, pteval_t d, int level)
 {
 	const struct vma *v = vma_over(k, va, 1);
 	struct page *pg = phys_to_page(arch_pte_pa(d));
 
-	if (v && (v->flags & VM_HUGETLB) && huge_level(k, v) >= 0 && huge_level(k, v) <= level)
-		fail(k, "va 0x%lx: table 0x%llx at level %d in the leaf slot of hugetlb VMA [0x%lx, 0x%lx) (level %d)",
+	if (v && (v->flags & VM_HUGETLB) && huge_level(k, v) >= 0 && huge_level(k, v) <= level &&
+	    !pt_table_is_empty(arch_pte_pa(d), level + 1))
+		fail(k, "va 0x%lx: a table 0x%llx that maps something at level %d in the leaf slot of hugetlb VMA [0x%lx, 0x%lx) (level %d)",
 		     va, (unsigned long long)arch_pte_pa(d), level, v->start, v->end, huge_level(k, v));
 	else if (!pg || !(pg->flags & PG_HEAD) || pg->order != 0 || pg->refcount != 1)
 		fail(k, "va 0x%lx level %d: table entry 0x%llx points at no allocated page", va, level,
@@ -345,9 +351,10 @@ static void check_vmas(struct check *k)
 		for (unsigned long va = v->start; va < v->end; va += align) {
 			struct pt_cursor c;
 
+			/* not faulted: no entry, or an empty table left by small pages */
 			pt_walk(&k->mm->pt, va, hl, false, &c);
-			if (c.level != hl || (!arch_pte_valid(c.val) &&
-					      arch_pte_swp_kind(c.val) != ARCH_SWP_PROTNONE))
+			if (c.level != hl || arch_pte_is_table(c.val, hl) ||
+			    (!arch_pte_valid(c.val) && arch_pte_swp_kind(c.val) != ARCH_SWP_PROTNONE))
 				k->want_resv[hl]++;
 		}
 	}
@@ -355,21 +362,23 @@ static void check_vmas(struct check *k)
 
 /* ---- holders ---- */
 
-static void memfd_ref(struct page *pg, void *arg)
+/* A page a file holds (a memfd's, or a program file's in the page cache). */
+static void file_page_ref(struct page *pg, void *arg)
 {
 	struct check *k = arg;
 
 	if (!(pg->flags & PG_HEAD) || pg->order != 0)
-		fail(k, "memfd page 0x%llx is not an allocated page", (unsigned long long)page_to_phys(pg));
+		fail(k, "file page 0x%llx is not an allocated page", (unsigned long long)page_to_phys(pg));
 	else
 		page_ref(k, pg, 0, true);
 }
 
-/* Kernel references: memfd pages and the hugetlb free lists. */
+/* Kernel references: memfd pages, program files' pages and the hugetlb free lists. */
 static void holders(struct check *k)
 {
 	k->mm = NULL;
-	memfd_for_each_page(memfd_ref, k);
+	memfd_for_each_page(file_page_ref, k);
+	ramfile_for_each_page(file_page_ref, k);
 	for (int l = 0; l < MAX_HSTATES && !k->failed; l++) {
 		struct hstate *h = k->hs[l];
 		u64 n = 0;

@@ -382,14 +382,13 @@ static void free_subtree(const struct pt_space *as, phys_addr_t pa, int level)
 	pxd_free(as, pa, level);
 }
 
-/* Does the table at pa (of 'level') and every table below it hold only invalid entries? */
-static bool subtree_empty(phys_addr_t pa, int level)
+bool pt_table_is_empty(phys_addr_t pa, int level)
 {
 	for (unsigned long i = 0; i < arch_pt_entries(level); i++) {
 		pteval_t v = arch_pte_read(pt_entry_ptr(pa, level, i));
 
 		if (level < PT_LAST_LEVEL && arch_pte_is_table(v, level)) {
-			if (!subtree_empty(arch_pte_pa(v), level + 1))
+			if (!pt_table_is_empty(arch_pte_pa(v), level + 1))
 				return false;
 		} else if (v != ARCH_PTE_INVALID) {
 			return false;
@@ -405,7 +404,7 @@ bool pt_free_empty_table(const struct pt_space *as, struct pt_cursor *c)
 	PT_ASSERT(c->level < PT_LAST_LEVEL && arch_pte_is_table(c->val, c->level),
 		  "va 0x%lx level %d: 0x%llx is not a table", c->va, c->level, (pt_ull)c->val);
 	table = arch_pte_pa(c->val);
-	if (!subtree_empty(table, c->level + 1))
+	if (!pt_table_is_empty(table, c->level + 1))
 		return false;
 	/* Unlink first (the choke point invalidates the walk caches), then free. */
 	pte_update(as, c->ptep, c->val, ARCH_PTE_INVALID, c->va, c->level);

@@ -215,6 +215,9 @@ bool pt_map_range(const struct pt_space *as, unsigned long va, phys_addr_t pa, u
  */
 void pt_unmap_range(const struct pt_space *as, unsigned long va, u64 size);
 
+/* Do the table at pa (of 'level') and every table below it hold only invalid entries? */
+bool pt_table_is_empty(phys_addr_t pa, int level);
+
 /*
  * The entry at c is a table: if it and every table below it hold only
  * invalid entries, unlink it (through the choke point, which invalidates

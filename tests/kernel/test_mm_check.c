@@ -242,7 +242,9 @@ static void huge(void)
 	if (!h)
 		return;
 	pt_walk(&mms[0]->pt, hh, PT_LAST_LEVEL, true, &c);	/* a table where the leaf goes */
-	expect_fires("a table in a hugetlb leaf slot", "in the leaf slot of hugetlb VMA");
+	expect_clean("an empty table in a hugetlb leaf slot (its first fault frees it)");
+	pte_update(&mms[0]->pt, c.ptep, c.val, arch_pte_mk_swp(ARCH_SWP_GUARD, 0), c.va, c.level);
+	expect_fires("a table holding an entry in a hugetlb leaf slot", "in the leaf slot of hugetlb VMA");
 	pt_walk(&mms[0]->pt, hh, h->level, false, &c);
 	pte_update(&mms[0]->pt, c.ptep, c.val, ARCH_PTE_INVALID, c.va, c.level);
 	pxd_free(&mms[0]->pt, arch_pte_pa(c.val), c.level + 1);

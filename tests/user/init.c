@@ -11,8 +11,8 @@
  * pass through, any other line becomes "# <name>: line". stderr stays on
  * the console. After each program init adds a point of its own: the
  * program exited with status 0 and printed a plan that matches its points.
- * With the leak check on it adds one more: MemFree in /proc/meminfo is the
- * same after the program (and everything it forked) was reaped as before it
+ * With the leak check on it adds one more: MemFree plus Cached in
+ * /proc/meminfo is the same after the program (and everything it forked) was reaped as before it
  * started: lower is a leak, higher is memory freed that someone else still
  * owned (a reference dropped twice). At the end it prints the plan "1..N".
  *
@@ -149,12 +149,18 @@ static void check_selection(void)
 
 static char meminfo_buf[4096];
 
-/* MemFree in kB, or -1 if /proc/meminfo cannot be read. */
+/*
+ * MemFree plus Cached in kB (memory in use by no process: free, or pages of
+ * files that programs ran from, which the page cache keeps while the file
+ * is mapped and which grow as any process touches more of the file), or -1
+ * if /proc/meminfo cannot be read.
+ */
 static long memfree_kb(void)
 {
 	int fd = open("/proc/meminfo", O_RDONLY | O_CLOEXEC);
 	size_t len = 0;
 	ssize_t n;
+	long free_kb;
 	char *p;
 
 	if (fd < 0)
@@ -167,7 +173,9 @@ static long memfree_kb(void)
 	p = strstr(meminfo_buf, "MemFree:");
 	if (!p)
 		return -1;
-	return strtol(p + 8, NULL, 10);
+	free_kb = strtol(p + 8, NULL, 10);
+	p = strstr(meminfo_buf, "\nCached:");
+	return free_kb + (p ? strtol(p + 8, NULL, 10) : 0);
 }
 
 /* ---- running one program ---------------------------------------------------------- */
@@ -324,10 +332,10 @@ static void run_test(const char *name)
 	if (before < 0 || after < 0)
 		out("# init: %s: no MemFree in /proc/meminfo, no leak check\n", name);
 	else if (opt.leakcheck)
-		point(after == before, name, "no memory leaked or freed twice (MemFree %ld kB before, %ld kB after)",
+		point(after == before, name, "no memory leaked or freed twice (MemFree+Cached %ld kB before, %ld kB after)",
 		      before, after);
 	else
-		out("# init: %s: MemFree %ld kB before, %ld kB after (leak check off)\n", name, before, after);
+		out("# init: %s: MemFree+Cached %ld kB before, %ld kB after (leak check off)\n", name, before, after);
 }
 
 /* Touch the stack pages and buffers the loop will use, and go once through

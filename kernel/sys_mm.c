@@ -18,6 +18,11 @@
 #include <asm/memlayout.h>
 
 #define TASK_SIZE	USER_VA_END
+
+/* The flags Linux accepted before MAP_SHARED_VALIDATE (and the huge-page size field). */
+#define LEGACY_MAP_MASK (MAP_SHARED | MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS | MAP_DENYWRITE | \
+			 MAP_EXECUTABLE | MAP_UNINITIALIZED | MAP_GROWSDOWN | MAP_LOCKED | MAP_NORESERVE | \
+			 MAP_POPULATE | MAP_NONBLOCK | MAP_STACK | MAP_HUGETLB | (0x3fUL << 26))
 #define PAGE_ALIGN_UL(x) (((x) + PAGE_SIZE - 1) & ~(unsigned long)(PAGE_SIZE - 1))
 
 static struct mm *cur_mm(void)
@@ -76,26 +81,47 @@ static long hugetlb_cut_check(struct mm *mm, unsigned long start, unsigned long 
 }
 
 /*
- * Remove [start, end) from mm (page aligned). With check_seal, any sealed
- * VMA in the range fails the whole call with EPERM before anything changes
- * (MS-20: munmap is atomic). Returns 0, -EPERM or -ENOMEM.
+ * Remove [start, start + len) from mm. The range is checked as Linux's
+ * do_vmi_munmap() does: start page aligned, the range inside TASK_SIZE
+ * (so it cannot wrap), len not 0 after rounding, else -EINVAL (MU-1, MU-2;
+ * mremap's shrinking paths rely on this, EW-6). Any sealed VMA in the range
+ * fails the whole call with EPERM before anything changes (MS-20: munmap is
+ * atomic). Returns 0, -EINVAL, -EPERM or -ENOMEM.
  */
-static long do_munmap(struct mm *mm, unsigned long start, unsigned long end)
+static long do_munmap(struct mm *mm, unsigned long start, unsigned long len)
 {
-	struct vma *v = vma_find_from(mm, start);
+	struct vma *v, *last;
+	unsigned long end;
+	bool cut;
+
+	if ((start & (PAGE_SIZE - 1)) || start > TASK_SIZE || len > TASK_SIZE - start)
+		return -EINVAL;	/* MU-1 */
+	len = PAGE_ALIGN_UL(len);
+	if (!len)
+		return -EINVAL;	/* MU-2 */
+	end = start + len;
+	v = vma_find_from(mm, start);
 
 	for (struct vma *w = v; w && w->start < end; w = w->next)
 		if (w->flags & VM_SEALED)
 			return -EPERM;
 	if (hugetlb_cut_check(mm, start, end))
 		return -EINVAL;	/* MU-5 */
+	if (!v || v->start >= end)
+		return 0;
+	/* Split both ends before anything is zapped: ENOMEM changes nothing. */
+	cut = v->start < start;
+	if (cut && !(v = vma_split(mm, v, start)))
+		return -ENOMEM;
+	last = vma_find(mm, end - 1);
+	if (last && last->end > end && !vma_split(mm, last, end)) {
+		if (cut)
+			vma_merge_neighbours(mm, v);	/* undo the first split; never fails */
+		return -ENOMEM;
+	}
 	while (v && v->start < end) {
-		struct vma *next;
+		struct vma *next = v->next;
 
-		v = isolate(mm, v, start, end);
-		if (!v)
-			return -ENOMEM;
-		next = v->next;
 		mm_zap_range(mm, v->start, v->end, true);
 		vma_remove(mm, v);
 		v = next;
@@ -182,7 +208,7 @@ static long mmap_hugetlb(struct mm *mm, unsigned long addr, unsigned long len, u
 	if (reserve && hugetlb_reserve(h, len / h->size))
 		return -ENOMEM;	/* HT-4: the pool cannot cover it; nothing reserved */
 	if (flags & MAP_FIXED) {
-		err = do_munmap(mm, addr, addr + len);
+		err = do_munmap(mm, addr, len);
 		if (err) {
 			if (reserve)
 				h->resv -= len / h->size;
@@ -226,6 +252,12 @@ long sys_mmap(const unsigned long *a)
 	if (PAGE_ALIGN_UL(len) == 0)
 		return -ENOMEM;	/* MM-6 */
 	len = PAGE_ALIGN_UL(len);
+	if (type == MAP_SHARED_VALIDATE && file) {
+		/* MV-1: a file mapping checks its flags (MAP_SYNC: no memfd has it) */
+		if (flags & ~(unsigned long)LEGACY_MAP_MASK)
+			return -EOPNOTSUPP;
+		type = MAP_SHARED;
+	}
 	if (type == MAP_SHARED) {
 		if (flags & MAP_GROWSDOWN)
 			return -EINVAL;
@@ -253,7 +285,7 @@ long sys_mmap(const unsigned long *a)
 		 * test_seal_zero_address). Checked by tools/check-linux-selftests.sh. */
 		if ((flags & MAP_FIXED_NOREPLACE) && range_has_vma(mm, addr, addr + len))
 			return -EEXIST;	/* MM-9 */
-		err = do_munmap(mm, addr, addr + len);	/* MS-21: EPERM if sealed */
+		err = do_munmap(mm, addr, len);	/* MS-21: EPERM if sealed */
 		if (err)
 			return err;
 	} else {
@@ -266,7 +298,8 @@ long sys_mmap(const unsigned long *a)
 		vmflags |= VM_GROWSDOWN;
 	if (flags & MAP_NORESERVE)
 		vmflags |= VM_NORESERVE;
-	v = vma_insert(mm, addr, addr + len, vmflags, fname, file ? off : 0);
+	/* identity (struct vma): a shared anonymous mapping is its own object */
+	v = vma_insert(mm, addr, addr + len, vmflags, fname, file ? off : (vmflags & VM_SHARED) ? -(u64)addr : 0);
 	if (!v)
 		return -ENOMEM;
 	v->file = vma_file_get(file);	/* memfd support */
@@ -281,14 +314,7 @@ long sys_mmap(const unsigned long *a)
 
 long sys_munmap(const unsigned long *a)
 {
-	unsigned long addr = a[0], len = a[1];
-
-	if ((addr & (PAGE_SIZE - 1)) || addr > TASK_SIZE || len > TASK_SIZE - addr)
-		return -EINVAL;	/* MU-1 */
-	len = PAGE_ALIGN_UL(len);
-	if (!len)
-		return -EINVAL;	/* MU-2 */
-	return do_munmap(cur_mm(), addr, addr + len);
+	return do_munmap(cur_mm(), a[0], a[1]);	/* MU-1, MU-2 */
 }
 
 /* ---- mprotect ---- */
@@ -353,12 +379,49 @@ long sys_mprotect(const unsigned long *a)
 
 /* ---- mremap ---- */
 
+/*
+ * The offset of a VMA at to that takes over v's range at old: a file VMA
+ * keeps mapping the same file pages; an anonymous one keeps the identity
+ * (Linux's page offset) it had at old, so it does not merge with the
+ * neighbours at its new place (MR-20, see struct vma).
+ */
+static u64 moved_offset(const struct vma *v, unsigned long old, unsigned long to)
+{
+	u64 off = vma_offset_at(v, old);
+
+	return (v->name || v->file) ? off : off + old - to;
+}
+
+/*
+ * MR-12: old_len 0 on a shared mapping duplicates it: a new VMA at
+ * [to, to + len) mapping the same pages as v from old on. Pages past v's
+ * end are the new mapping's own (Linux raises SIGBUS there: the shmem
+ * object ends with v). Returns to, or -ENOMEM with nothing changed.
+ */
+static long duplicate_vma(struct mm *mm, struct vma *v, unsigned long old, unsigned long to, unsigned long len)
+{
+	struct vma *nv = vma_insert(mm, to, to + len, v->flags, v->name, moved_offset(v, old, to));
+	long err = 0;
+
+	if (!nv)
+		return -ENOMEM;
+	nv->file = vma_file_get(v->file);	/* a memfd: the file has the pages */
+	if (!v->file)
+		err = mm_share_range(mm, v, nv, old, to, MIN(len, v->end - old));
+	if (err) {
+		mm_zap_range(mm, to, to + len, true);
+		vma_remove(mm, nv);
+		return err;
+	}
+	merge(mm, nv);
+	return (long)to;
+}
+
 /* Move [old, old + len) of v to a new VMA at [to, to + len). */
 static long move_vma(struct mm *mm, struct vma *v, unsigned long old, unsigned long len,
 		     unsigned long to, unsigned long new_len, bool dontunmap)
 {
-	struct vma *nv = vma_insert(mm, to, to + new_len, v->flags, v->name,
-				    v->offset + (old - v->start));
+	struct vma *nv = vma_insert(mm, to, to + new_len, v->flags, v->name, moved_offset(v, old, to));
 	long err;
 
 	if (!nv)
@@ -372,7 +435,7 @@ static long move_vma(struct mm *mm, struct vma *v, unsigned long old, unsigned l
 	}
 	merge(mm, nv);
 	if (!dontunmap)
-		return do_munmap(mm, old, old + len);
+		return do_munmap(mm, old, len);
 	return 0;
 }
 
@@ -393,11 +456,11 @@ static long mremap_hugetlb_to(struct mm *mm, struct vma *v, unsigned long old, u
 		return -EINVAL;	/* MR-8 */
 	if (new_addr < old + old_len && old < new_addr + new_len)
 		return -EINVAL;	/* MR-8: overlap */
-	err = do_munmap(mm, new_addr, new_addr + new_len);	/* MR-9 */
+	err = do_munmap(mm, new_addr, new_len);	/* MR-9 */
 	if (err)
 		return err;
 	if (old_len > new_len) {
-		err = do_munmap(mm, old + new_len, old + old_len);
+		err = do_munmap(mm, old + new_len, old_len - new_len);
 		if (err)
 			return err;
 		old_len = new_len;
@@ -420,7 +483,7 @@ static long mremap_hugetlb_to(struct mm *mm, struct vma *v, unsigned long old, u
 		return err;
 	}
 	v->flags &= ~VM_HUGE_RESV;	/* the reservation went with the entries */
-	err = do_munmap(mm, old, old + old_len);
+	err = do_munmap(mm, old, old_len);
 	return err ? err : (long)new_addr;
 }
 
@@ -464,7 +527,7 @@ long sys_mremap(const unsigned long *a)
 			return mremap_hugetlb_to(mm, v, old, old_len, new_len, new_addr, flags);
 		if (new_len == old_len)
 			return (long)old;
-		err = do_munmap(mm, old + new_len, old + old_len);
+		err = do_munmap(mm, old + new_len, old_len - new_len);
 		return err ? err : (long)old;
 	}
 
@@ -474,7 +537,7 @@ long sys_mremap(const unsigned long *a)
 		if (new_addr < old + MAX(old_len, new_len) && old < new_addr + new_len)
 			return -EINVAL;	/* MR-8: overlap */
 		if (flags & MREMAP_FIXED) {
-			err = do_munmap(mm, new_addr, new_addr + new_len);	/* MR-9: EPERM if sealed */
+			err = do_munmap(mm, new_addr, new_len);	/* MR-9: EPERM if sealed */
 			if (err)
 				return err;
 			v = vma_find(mm, old);
@@ -482,7 +545,7 @@ long sys_mremap(const unsigned long *a)
 				return -EFAULT;
 		}
 		if (old_len > new_len) {	/* MR-10 */
-			err = do_munmap(mm, old + new_len, old + old_len);
+			err = do_munmap(mm, old + new_len, old_len - new_len);
 			if (err)
 				return err;
 			old_len = new_len;
@@ -498,6 +561,8 @@ long sys_mremap(const unsigned long *a)
 			if (!new_addr)
 				return -ENOMEM;
 		}
+		if (!old_len)
+			return duplicate_vma(mm, v, old, new_addr, new_len);	/* MR-12 */
 		v = isolate(mm, v, old, old + old_len);
 		if (!v)
 			return -ENOMEM;
@@ -508,7 +573,7 @@ long sys_mremap(const unsigned long *a)
 	if (old_len == new_len)
 		return (long)old;	/* MR-16 */
 	if (new_len < old_len) {	/* MR-17 */
-		err = do_munmap(mm, old + new_len, old + old_len);
+		err = do_munmap(mm, old + new_len, old_len - new_len);
 		return err ? err : (long)old;
 	}
 	if (old_len == 0 && !(v->flags & VM_SHARED))
@@ -519,7 +584,7 @@ long sys_mremap(const unsigned long *a)
 	if (old + old_len == v->end && v->end <= TASK_SIZE - (new_len - old_len) &&
 	    !range_has_vma(mm, v->end, v->end + (new_len - old_len))) {
 		struct vma *grown = vma_insert(mm, v->end, v->end + (new_len - old_len), v->flags, v->name,
-					       v->offset + (v->end - v->start));
+					       vma_offset_at(v, v->end));
 
 		if (!grown)
 			return -ENOMEM;
@@ -532,6 +597,8 @@ long sys_mremap(const unsigned long *a)
 	new_addr = vma_find_gap_down(mm, new_len, mm->mmap_base, USER_MMAP_MIN);
 	if (!new_addr)
 		return -ENOMEM;
+	if (!old_len)
+		return duplicate_vma(mm, v, old, new_addr, new_len);	/* MR-12 */
 	v = isolate(mm, v, old, old + old_len);
 	if (!v)
 		return -ENOMEM;
@@ -562,15 +629,15 @@ long sys_brk(const unsigned long *a)
 		mm->brk = want;		/* BR-3 */
 		return (long)want;
 	}
-	if (new_end < old_end) {	/* BR-4: a sealed heap refuses */
-		if (do_munmap(mm, new_end, old_end))
+	if (want < mm->brk) {	/* BR-4: a sealed heap refuses */
+		if (do_munmap(mm, new_end, old_end - new_end))
 			return (long)mm->brk;
 		mm->brk = want;
 		return (long)want;
 	}
 	next = vma_find_from(mm, old_end);
-	if (new_end > TASK_SIZE || (next && next->start < new_end + PAGE_SIZE))
-		return (long)mm->brk;	/* BR-5 */
+	if (new_end < old_end || new_end > TASK_SIZE || (next && next->start < new_end + PAGE_SIZE))
+		return (long)mm->brk;	/* BR-5; EW-7: new_end < old_end when the rounding wrapped */
 	struct vma *heap = vma_insert(mm, old_end, new_end, VM_READ | VM_WRITE | VM_MAYREAD |
 				      VM_MAYWRITE | VM_MAYEXEC | VM_HEAP, NULL, 0);
 
@@ -627,14 +694,14 @@ long sys_mseal(const unsigned long *a)
 
 /* ---- madvise ---- */
 
-static bool advice_known(unsigned long adv)
+static bool advice_known(int adv)
 {
-	return adv <= MADV_COLLAPSE ? adv != 5 && adv != 6 && adv != 7 : adv == MADV_GUARD_INSTALL ||
+	return adv < 0 ? false : adv <= MADV_COLLAPSE ? adv != 5 && adv != 6 && adv != 7 : adv == MADV_GUARD_INSTALL ||
 	       adv == MADV_GUARD_REMOVE;
 }
 
 /* MS-27: the advices that discard data. */
-static bool advice_discards(unsigned long adv)
+static bool advice_discards(int adv)
 {
 	return adv == MADV_FREE || adv == MADV_DONTNEED || adv == MADV_DONTNEED_LOCKED ||
 	       adv == MADV_REMOVE || adv == MADV_DONTFORK || adv == MADV_WIPEONFORK ||
@@ -658,7 +725,7 @@ static long set_vma_flags(struct mm *mm, struct vma *v, unsigned long start, uns
 }
 
 /* Apply one advice to v's part [s, e) of the range. */
-static long advise_vma(struct mm *mm, struct vma *v, unsigned long s, unsigned long e, unsigned long adv)
+static long advise_vma(struct mm *mm, struct vma *v, unsigned long s, unsigned long e, int adv)
 {
 	if ((v->flags & VM_SEALED) && advice_discards(adv) && !(v->flags & VM_WRITE) &&
 	    !(v->flags & VM_SHARED) && !v->name)
@@ -733,7 +800,8 @@ static long advise_vma(struct mm *mm, struct vma *v, unsigned long s, unsigned l
 long sys_madvise(const unsigned long *a)
 {
 	struct mm *mm = cur_mm();
-	unsigned long start = a[0], len = a[1], adv = a[2], end, pos;
+	unsigned long start = a[0], len = a[1], end, pos;
+	int adv = (int)a[2];	/* AT-1: an int in Linux's SYSCALL_DEFINE3(madvise) */
 	long err = 0, unmapped = 0;
 
 	if (!advice_known(adv))

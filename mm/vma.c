@@ -357,7 +357,7 @@ struct vma *vma_split(struct mm *mm, struct vma *v, unsigned long addr)
 	hi->flags = v->flags;
 	hi->name = v->name;
 	hi->file = vma_file_get(v->file);
-	hi->offset = v->offset + (addr - v->start);
+	hi->offset = vma_offset_at(v, addr);
 	v->end = addr;
 	link_after(mm, v, hi);
 	return hi;
@@ -374,7 +374,8 @@ void vma_adjust(struct mm *mm, struct vma *v, unsigned long start, unsigned long
 		   prev_end(v));
 	VMA_ASSERT(!v->next || end <= v->next->start, "[%lx, %lx) overlaps the VMA at %lx", start,
 		   end, v->next->start);
-	v->offset += (u64)start - (u64)v->start;	/* wraps correctly when start moves down */
+	if (v->name || v->file)
+		v->offset += (u64)start - (u64)v->start;	/* wraps correctly when start moves down */
 	v->start = start;
 	v->end = end;
 	rebalance_up(mm, v);
@@ -388,7 +389,14 @@ bool vma_mergeable(const struct vma *a, const struct vma *b)
 		return false;
 	if (a->flags & VM_HUGETLB)
 		return false;	/* hugetlb mappings stay as they were made, as on Linux */
-	return !a->name || a->offset + (a->end - a->start) == b->offset;
+	return vma_offset_at(a, a->end) == b->offset;
+}
+
+u64 vma_offset_at(const struct vma *v, unsigned long addr)
+{
+	if (v->name || v->file)
+		return v->offset + (addr - v->start);
+	return v->offset;
 }
 
 /* Extend lo over hi (lo directly below, mergeable) and free hi. */

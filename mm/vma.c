@@ -298,14 +298,30 @@ int vma_count(const struct mm *mm)
 struct vma *vma_insert(struct mm *mm, unsigned long start, unsigned long end, unsigned flags,
 		       const char *name, u64 offset)
 {
-	struct vma *v, *next = vma_find_from(mm, start);
+	struct vma *v = vma_alloc();
+
+	return v ? vma_insert_prepared(mm, v, start, end, flags, name, offset) : NULL;
+}
+
+struct vma *vma_prepare(void)
+{
+	return vma_alloc();
+}
+
+void vma_unprepare(struct vma *v)
+{
+	if (v)
+		vma_free(v);
+}
+
+struct vma *vma_insert_prepared(struct mm *mm, struct vma *v, unsigned long start, unsigned long end,
+				unsigned flags, const char *name, u64 offset)
+{
+	struct vma *next = vma_find_from(mm, start);
 
 	VMA_ASSERT(start < end, "[%lx, %lx)", start, end);
 	VMA_ASSERT(!next || next->start >= end, "[%lx, %lx) overlaps [%lx, %lx)", start, end,
 		   next->start, next->end);
-	v = vma_alloc();
-	if (!v)
-		return NULL;
 	v->start = start;
 	v->end = end;
 	v->flags = flags;

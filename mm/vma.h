@@ -136,6 +136,17 @@ int vma_count(const struct mm *mm);
 struct vma *vma_insert(struct mm *mm, unsigned long start, unsigned long end, unsigned flags,
 		       const char *name, u64 offset);
 
+/*
+ * The same in two steps, for callers that must not fail once they have
+ * changed something: vma_prepare() allocates a VMA (NULL when no memory is
+ * left), vma_insert_prepared() inserts it as vma_insert() would and cannot
+ * fail, vma_unprepare() frees one that was not inserted (NULL is fine).
+ */
+struct vma *vma_prepare(void);
+struct vma *vma_insert_prepared(struct mm *mm, struct vma *v, unsigned long start, unsigned long end,
+				unsigned flags, const char *name, u64 offset);
+void vma_unprepare(struct vma *v);
+
 /* Remove vma from the set and free it (its pages must be unmapped already). O(log n). */
 void vma_remove(struct mm *mm, struct vma *vma);
 

@@ -7,6 +7,7 @@
 #include "linear_map.h"
 #include "hugetlb.h"
 #include "thp.h"
+#include "fail_alloc.h"
 
 bool opt_ptdump;
 bool opt_help;
@@ -48,5 +49,7 @@ const struct bootarg kernel_params[] = {
 	  "huge pages for anonymous memory: never, madvise (default: where MADV_HUGEPAGE asks), always" },
 	{ "init_on_alloc", BA_BOOL, &init_on_alloc, NULL, "zero pages when allocated (default 0)" },
 	{ "init_on_free", BA_BOOL, &init_on_free, NULL, "zero pages when freed (default 0)" },
+	{ "fail_alloc", BA_UINT, &fail_alloc_countdown, NULL,
+	  "for tests: fail the Nth page or slab allocation (once; 0: off); /proc/sys/vm/fail_alloc arms it at run time" },
 };
 const int kernel_nparams = ARRAY_SIZE(kernel_params);

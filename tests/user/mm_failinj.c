@@ -16,7 +16,7 @@
 #define NSCEN 13
 
 static int ctl = -1;
-static char before[64 * 1024];
+static char before[sizeof(mm_procbuf)];
 
 /* The number of failures injected so far, or -1. */
 static long fired(void)
@@ -304,7 +304,7 @@ static void run(const struct scen *s)
 		s->setup();
 		if (read_proc("/proc/self/maps") < 0)
 			break;
-		snprintf(before, sizeof(before), "%s", mm_procbuf);
+		strcpy(before, mm_procbuf);
 		f0 = fired();
 		snprintf(num, sizeof(num), "%d", n);
 		errno = 0;

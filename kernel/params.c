@@ -8,6 +8,7 @@
 #include "hugetlb.h"
 #include "thp.h"
 #include "mm_check.h"
+#include "fail_alloc.h"
 
 bool opt_ptdump;
 bool opt_help;
@@ -51,5 +52,7 @@ const struct bootarg kernel_params[] = {
 	{ "init_on_free", BA_BOOL, &init_on_free, NULL, "zero pages when freed (default 0)" },
 	{ "mm_check", BA_BOOL, &opt_mm_check, NULL,
 	  "check every user address space after each mm system call, fault, fork and exit; panic on a violation (default 0)" },
+	{ "fail_alloc", BA_UINT, &fail_alloc_countdown, NULL,
+	  "for tests: fail the Nth page or slab allocation (once; 0: off); /proc/sys/vm/fail_alloc arms it at run time" },
 };
 const int kernel_nparams = ARRAY_SIZE(kernel_params);

@@ -11,6 +11,7 @@
 #include "proc.h"
 #include "mm.h"
 #include "hugetlb.h"
+#include "fail_alloc.h"
 #include "thp.h"
 #include "ptdump.h"
 #include "printk.h"
@@ -105,17 +106,12 @@ static void gen_zeroed(struct procbuf *b)
 		  init_on_alloc, init_on_free);
 }
 
-/* A write to /proc/sys/vm/nr_hugepages: resize the default pool. */
-long procfs_write(struct file *f, const void *buf, size_t n, u64 *off)
+/* A decimal number written to a sysctl file, with blanks and a newline around it: 0 or -EINVAL. */
+static long parse_sysctl_u64(const char *s, size_t n, u64 *out)
 {
-	const char *s = buf;
 	u64 v = 0;
 	size_t i = 0;
 
-	(void)f;
-	(void)off;
-	if (!hugetlb_default())
-		return -EINVAL;
 	while (i < n && s[i] == ' ')
 		i++;
 	if (i == n || s[i] < '0' || s[i] > '9')
@@ -126,7 +122,32 @@ long procfs_write(struct file *f, const void *buf, size_t n, u64 *off)
 		i++;
 	if (i != n)
 		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+/* A write to /proc/sys/vm/nr_hugepages: resize the default pool. */
+long procfs_write(struct file *f, const void *buf, size_t n, u64 *off)
+{
+	u64 v;
+
+	(void)f;
+	(void)off;
+	if (!hugetlb_default() || parse_sysctl_u64(buf, n, &v))
+		return -EINVAL;
 	hugetlb_set_pool(hugetlb_default(), v);
+	return (long)n;
+}
+
+long procfs_write_fail_alloc(struct file *f, const void *buf, size_t n, u64 *off)
+{
+	u64 v;
+
+	(void)f;
+	(void)off;
+	if (parse_sysctl_u64(buf, n, &v))
+		return -EINVAL;
+	fail_alloc_countdown = v;	/* the write itself allocates nothing */
 	return (long)n;
 }
 
@@ -187,6 +208,9 @@ long procfs_generate(const char *path, struct file *f)
 		gen_meminfo(&b);
 	else if (strcmp(path, "/proc/sys/vm/nr_hugepages") == 0)
 		pb_printf(&b, "%llu\n", (unsigned long long)(hugetlb_default() ? hugetlb_default()->nr : 0));
+	else if (strcmp(path, "/proc/sys/vm/fail_alloc") == 0)
+		pb_printf(&b, "%llu %llu\n", (unsigned long long)fail_alloc_countdown,
+			  (unsigned long long)fail_alloc_fired);
 	else if (strcmp(path, "/proc/sys/vm/nr_overcommit_hugepages") == 0)
 		pb_printf(&b, "0\n");
 	else if (strcmp(path, "/proc/zeroed_bytes") == 0)

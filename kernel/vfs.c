@@ -82,6 +82,8 @@ static const struct file_ops procfs_ops = { .read = mem_read, .write = mem_write
 					    .release = snapshot_release };
 static const struct file_ops sysctl_ops = { .read = mem_read, .write = procfs_write,
 					    .release = snapshot_release };
+static const struct file_ops fail_alloc_ops = { .read = mem_read, .write = procfs_write_fail_alloc,
+						.release = snapshot_release };
 
 /* ---- the console ---- */
 
@@ -153,14 +155,15 @@ long vfs_open(const char *path, int flags, struct file **out)
 		return 0;
 	}
 	if (has_prefix(path, "/proc/")) {
-		bool sysctl = strcmp(path, "/proc/sys/vm/nr_hugepages") == 0;
+		bool fail_alloc = strcmp(path, "/proc/sys/vm/fail_alloc") == 0;
+		bool sysctl = fail_alloc || strcmp(path, "/proc/sys/vm/nr_hugepages") == 0;
 
 		if ((flags & O_ACCMODE) != O_RDONLY && !sysctl)
 			return -EACCES;
 		f = file_alloc();
 		if (!f)
 			return -ENFILE;
-		f->ops = sysctl ? &sysctl_ops : &procfs_ops;
+		f->ops = fail_alloc ? &fail_alloc_ops : sysctl ? &sysctl_ops : &procfs_ops;
 		err = procfs_generate(path, f);
 		if (err) {
 			f->refs = 0;

@@ -81,6 +81,9 @@ long initramfs_missing_error(const char *path);
 /* A write to a writable /proc file (/proc/sys/vm/nr_hugepages). */
 long procfs_write(struct file *f, const void *buf, size_t n, u64 *off);
 
+/* A write to /proc/sys/vm/fail_alloc: arm (N) or disarm (0) the countdown (mm/fail_alloc.h). */
+long procfs_write_fail_alloc(struct file *f, const void *buf, size_t n, u64 *off);
+
 /* Build the text of a /proc file for the current process, or return -ENOENT. */
 long procfs_generate(const char *path, struct file *f);
 

@@ -359,13 +359,14 @@ static void copy_entry(struct mm *src, struct pt_cursor *c, void *arg)
 
 /*
  * Shared anonymous memory has no object behind it here (Linux uses shmem):
- * the pages themselves are what is shared. Before a fork, give every page
- * of such a VMA its page, so that a page first touched after the fork, by
- * either process, is still the same page in both. Out of memory: false.
+ * the pages themselves are what is shared. Before a fork (or an mremap
+ * duplicate), give every page of [start, end) of such a VMA its page, so
+ * that a page first touched afterwards, through either mapping, is still
+ * the same page in both. Out of memory: false.
  */
-static bool fill_shared(struct mm *mm, struct vma *v)
+static bool fill_shared(struct mm *mm, struct vma *v, unsigned long start, unsigned long end)
 {
-	for (unsigned long va = v->start; va < v->end; va += PAGE_SIZE) {
+	for (unsigned long va = start; va < end; va += PAGE_SIZE) {
 		struct pt_cursor c;
 		struct page *pg;
 
@@ -404,7 +405,7 @@ struct mm *mm_copy(struct mm *src)
 			return NULL;
 		}
 		vma_find(dst, v->start)->file = vma_file_get(v->file);	/* memfd support */
-		if ((v->flags & VM_SHARED) && !v->file && !(v->flags & VM_HUGETLB) && !fill_shared(src, v)) {
+		if ((v->flags & VM_SHARED) && !v->file && !(v->flags & VM_HUGETLB) && !fill_shared(src, v, v->start, v->end)) {
 			mm_put(dst);
 			return NULL;
 		}
@@ -418,6 +419,40 @@ struct mm *mm_copy(struct mm *src)
 		}
 	}
 	return dst;
+}
+
+struct share_ctx {
+	struct vma *nv;
+	long delta;
+	int err;
+};
+
+/* Map c's page also at c->va + delta in nv (one more reference). */
+static void share_entry(struct mm *mm, struct pt_cursor *c, void *arg)
+{
+	struct share_ctx *sc = arg;
+	struct page *pg = entry_page(c->val);
+	struct pt_cursor d;
+
+	if (sc->err || !pg)
+		return;	/* guard markers stay where they were installed */
+	if (!entry_at(mm, c->va + sc->delta, true, &d)) {
+		sc->err = -ENOMEM;
+		return;
+	}
+	page_get(pg);
+	set_entry(mm, &d, page_entry(sc->nv, pg, can_write_now(sc->nv, pg)));
+}
+
+int mm_share_range(struct mm *mm, struct vma *v, struct vma *nv, unsigned long from, unsigned long to,
+		   unsigned long len)
+{
+	struct share_ctx sc = { nv, (long)(to - from), 0 };
+
+	if (!fill_shared(mm, v, from, from + len))
+		return -ENOMEM;
+	walk_entries(mm, from, from + len, share_entry, &sc);
+	return sc.err;
 }
 
 /* ---- zapping, protection, moving, guards ---- */

@@ -80,6 +80,16 @@ void mm_change_protection(struct mm *mm, struct vma *v, unsigned long start, uns
  */
 int mm_move_entries(struct mm *mm, unsigned long from, unsigned long to, unsigned long len);
 
+/*
+ * mremap's duplicate of shared anonymous memory: map the pages of v's
+ * [from, from + len) also at [to, to + len) in the VMA nv, which must be
+ * empty there. Pages not yet touched are allocated in v first, so both
+ * mappings share every page from now on; guard markers are not copied.
+ * Returns 0 or -ENOMEM (nv may be partly filled: the caller zaps it).
+ */
+int mm_share_range(struct mm *mm, struct vma *v, struct vma *nv, unsigned long from, unsigned long to,
+		   unsigned long len);
+
 /* Install guard markers over [start, end) (pages there are freed first). */
 int mm_guard_install(struct mm *mm, unsigned long start, unsigned long end);
 

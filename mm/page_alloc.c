@@ -19,6 +19,7 @@
 #include "printk.h"
 #include "memblock.h"
 #include "page_alloc.h"
+#include "fail_alloc.h"
 
 _Static_assert(MEMBLOCK_MAX <= 256, "struct page.bank is a u8");
 _Static_assert(MAX_ORDER <= 256, "struct page.order is a u8");
@@ -216,6 +217,8 @@ struct page *alloc_pages_zero_state(unsigned gfp, unsigned order, bool *is_zero)
 		panic("alloc_pages: order %u too big (MAX_ORDER %u)", order, MAX_ORDER);
 	if (gfp & ~GFP_ZERO)
 		panic("alloc_pages: unknown gfp bits 0x%x", gfp & ~GFP_ZERO);
+	if (fail_alloc_now())
+		return NULL;	/* injected for a test (fail_alloc.h) */
 	for (k = order; k < MAX_ORDER && !free_area[k].head; k++)
 		;
 	if (k == MAX_ORDER)

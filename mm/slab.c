@@ -7,6 +7,7 @@
  */
 #include "slab.h"
 #include "page_alloc.h"
+#include "fail_alloc.h"
 #include "printk.h"
 
 struct slab_page {
@@ -66,9 +67,12 @@ static struct slab_page *grow(struct slab_cache *c)
 
 void *slab_alloc(struct slab_cache *c)
 {
-	struct slab_page *p = c->partial ? c->partial : grow(c);
+	struct slab_page *p;
 	void **obj;
 
+	if (fail_alloc_now())
+		return NULL;	/* injected for a test (fail_alloc.h) */
+	p = c->partial ? c->partial : grow(c);
 	if (!p)
 		return NULL;
 	obj = p->free;

@@ -298,14 +298,30 @@ int vma_count(const struct mm *mm)
 struct vma *vma_insert(struct mm *mm, unsigned long start, unsigned long end, unsigned flags,
 		       const char *name, u64 offset)
 {
-	struct vma *v, *next = vma_find_from(mm, start);
+	struct vma *v = vma_alloc();
+
+	return v ? vma_insert_prepared(mm, v, start, end, flags, name, offset) : NULL;
+}
+
+struct vma *vma_prepare(void)
+{
+	return vma_alloc();
+}
+
+void vma_unprepare(struct vma *v)
+{
+	if (v)
+		vma_free(v);
+}
+
+struct vma *vma_insert_prepared(struct mm *mm, struct vma *v, unsigned long start, unsigned long end,
+				unsigned flags, const char *name, u64 offset)
+{
+	struct vma *next = vma_find_from(mm, start);
 
 	VMA_ASSERT(start < end, "[%lx, %lx)", start, end);
 	VMA_ASSERT(!next || next->start >= end, "[%lx, %lx) overlaps [%lx, %lx)", start, end,
 		   next->start, next->end);
-	v = vma_alloc();
-	if (!v)
-		return NULL;
 	v->start = start;
 	v->end = end;
 	v->flags = flags;
@@ -357,7 +373,7 @@ struct vma *vma_split(struct mm *mm, struct vma *v, unsigned long addr)
 	hi->flags = v->flags;
 	hi->name = v->name;
 	hi->file = vma_file_get(v->file);
-	hi->offset = v->offset + (addr - v->start);
+	hi->offset = vma_offset_at(v, addr);
 	v->end = addr;
 	link_after(mm, v, hi);
 	return hi;
@@ -374,7 +390,8 @@ void vma_adjust(struct mm *mm, struct vma *v, unsigned long start, unsigned long
 		   prev_end(v));
 	VMA_ASSERT(!v->next || end <= v->next->start, "[%lx, %lx) overlaps the VMA at %lx", start,
 		   end, v->next->start);
-	v->offset += (u64)start - (u64)v->start;	/* wraps correctly when start moves down */
+	if (v->name || v->file)
+		v->offset += (u64)start - (u64)v->start;	/* wraps correctly when start moves down */
 	v->start = start;
 	v->end = end;
 	rebalance_up(mm, v);
@@ -388,7 +405,14 @@ bool vma_mergeable(const struct vma *a, const struct vma *b)
 		return false;
 	if (a->flags & VM_HUGETLB)
 		return false;	/* hugetlb mappings stay as they were made, as on Linux */
-	return !a->name || a->offset + (a->end - a->start) == b->offset;
+	return vma_offset_at(a, a->end) == b->offset;
+}
+
+u64 vma_offset_at(const struct vma *v, unsigned long addr)
+{
+	if (v->name || v->file)
+		return v->offset + (addr - v->start);
+	return v->offset;
 }
 
 /* Extend lo over hi (lo directly below, mergeable) and free hi. */

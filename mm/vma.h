@@ -79,11 +79,23 @@ static inline struct vma_file *vma_file_get(struct vma_file *f)
 /* Drop one reference to f (may be NULL); the last one releases it. */
 void vma_file_put(struct vma_file *f);
 
+/*
+ * offset: for a named (file) VMA, the file offset of start (for
+ * /proc/self/maps and a memfd's page index). For an anonymous VMA it is its
+ * identity, modelling Linux's vm_pgoff: Linux gives a private anonymous VMA
+ * the page offset start >> PAGE_SHIFT where it is created, a shared one 0
+ * (its own shmem object), and a moved VMA keeps the page offset it had at
+ * its old place. Here offset is that page offset (in bytes) minus start: 0
+ * for a private VMA created where it is, -start for a shared one, and a
+ * split, vma_adjust() or a merge keep it. Two VMAs continue each other only
+ * when their offsets do (vma_offset_at()), so a moved VMA does not merge
+ * with the neighbour it lands next to, as on Linux.
+ */
 struct vma {
 	unsigned long start, end;	/* [start, end), page aligned */
 	unsigned flags;
 	const char *name;		/* path of the file it came from, or NULL */
-	u64 offset;			/* file offset of start (for /proc/self/maps) */
+	u64 offset;			/* see above */
 	struct vma_file *file;		/* pages come from this file (a memfd), or NULL */
 	struct vma *prev, *next;	/* sorted by address */
 
@@ -124,13 +136,24 @@ int vma_count(const struct mm *mm);
 struct vma *vma_insert(struct mm *mm, unsigned long start, unsigned long end, unsigned flags,
 		       const char *name, u64 offset);
 
+/*
+ * The same in two steps, for callers that must not fail once they have
+ * changed something: vma_prepare() allocates a VMA (NULL when no memory is
+ * left), vma_insert_prepared() inserts it as vma_insert() would and cannot
+ * fail, vma_unprepare() frees one that was not inserted (NULL is fine).
+ */
+struct vma *vma_prepare(void);
+struct vma *vma_insert_prepared(struct mm *mm, struct vma *v, unsigned long start, unsigned long end,
+				unsigned flags, const char *name, u64 offset);
+void vma_unprepare(struct vma *v);
+
 /* Remove vma from the set and free it (its pages must be unmapped already). O(log n). */
 void vma_remove(struct mm *mm, struct vma *vma);
 
 /*
  * Split vma at addr (strictly inside it, else panic): vma keeps [start, addr)
  * and a new VMA with the same flags and name gets [addr, end), its offset
- * advanced by addr - start. Returns the upper half, or NULL when no memory
+ * vma_offset_at(vma, addr). Returns the upper half, or NULL when no memory
  * is left (vma is unchanged). O(log n).
  */
 struct vma *vma_split(struct mm *mm, struct vma *vma, unsigned long addr);
@@ -138,15 +161,22 @@ struct vma *vma_split(struct mm *mm, struct vma *vma, unsigned long addr);
 /*
  * Move vma's bounds to [start, end) (for brk, stack growth, mremap in
  * place). start < end and the new range must not overlap the neighbours
- * (else panic). The offset follows start, so a file VMA keeps mapping the
- * same file page at the same address. O(log n).
+ * (else panic). A file VMA's offset follows start, so it keeps mapping the
+ * same file page at the same address; an anonymous VMA's identity stays. O(log n).
  */
 void vma_adjust(struct mm *mm, struct vma *vma, unsigned long start, unsigned long end);
 
 /*
+ * The offset a VMA starting at addr must have to continue v (addr need not
+ * lie inside v): v's file offset advanced to addr for a named or file VMA,
+ * v's own offset (its identity) for an anonymous one.
+ */
+u64 vma_offset_at(const struct vma *v, unsigned long addr);
+
+/*
  * True when a lies directly below b and the two could be one VMA: they
- * touch (a->end == b->start), have identical flags and the same name
- * pointer, and for a named (file-backed) VMA b's offset continues a's.
+ * touch (a->end == b->start), have identical flags, the same name pointer
+ * and file, and b's offset continues a's (vma_offset_at()).
  * Flags that must never merge across (a seal, say) need no special case:
  * they are part of flags.
  */

@@ -199,14 +199,20 @@ static void test_merge(void)
 	struct mm mm = { 0 };
 	struct vma *a, *b, *c, *r;
 
-	a = ins(&mm, 10, 20, VM_READ, NULL, 0);
-	c = ins(&mm, 30, 40, VM_READ, NULL, 0x1234000);
+	a = ins(&mm, 10, 20, VM_READ, NULL, 0x99000);
+	c = ins(&mm, 30, 40, VM_READ, NULL, 0x99000);
 	b = ins(&mm, 20, 30, VM_READ, NULL, 0x99000);
 	r = vma_merge_neighbours(&mm, b);
 	tap_ok(r == a && vma_count(&mm) == 1 && a->start == 10 * P && a->end == 40 * P &&
-	       !a->next && !a->prev && vma_check(&mm),
-	       "anonymous merge with both sides keeps the lower VMA (offsets do not matter)");
+	       a->offset == 0x99000 && !a->next && !a->prev && vma_check(&mm),
+	       "anonymous merge with both sides keeps the lower VMA and the common identity");
 	(void)c;
+	remove_all(&mm);
+
+	a = ins(&mm, 10, 20, VM_READ, NULL, 0);
+	b = ins(&mm, 20, 30, VM_READ, NULL, 10 * P);
+	tap_ok(vma_merge_neighbours(&mm, b) == b && vma_count(&mm) == 2 && vma_check(&mm),
+	       "merge refused: anonymous VMAs with different identities (a moved VMA)");
 	remove_all(&mm);
 
 	a = ins(&mm, 10, 20, VM_READ, name_a, 0);
@@ -247,7 +253,7 @@ static void test_merge(void)
 static void test_split_adjust(void)
 {
 	struct mm mm = { 0 };
-	struct vma *v, *hi, *lo;
+	struct vma *v, *hi, *lo, *lo2;
 
 	v = ins(&mm, 10, 20, VM_READ, name_a, 5 * P);
 	hi = vma_split(&mm, v, 11 * P);
@@ -270,6 +276,11 @@ static void test_split_adjust(void)
 
 	lo = ins(&mm, 30, 40, VM_READ, name_a, 30 * P);
 	vma_adjust(&mm, lo, 25 * P, 45 * P);
+	hi = ins(&mm, 60, 70, VM_READ, NULL, 7 * P);
+	vma_adjust(&mm, hi, 55 * P, 70 * P);
+	lo2 = vma_split(&mm, hi, 60 * P);
+	tap_ok(hi->offset == 7 * P && lo2 && lo2->offset == 7 * P && vma_check(&mm),
+	       "an anonymous VMA's identity stays through vma_adjust and vma_split");
 	tap_ok(lo->start == 25 * P && lo->end == 45 * P && lo->offset == 25 * P && vma_check(&mm) &&
 	       vma_find_gap_down(&mm, 5 * P, 25 * P, P) == 20 * P &&
 	       vma_find_gap_up(&mm, 6 * P, 11 * P, 100 * P) == 45 * P,
@@ -509,7 +520,7 @@ static unsigned long model_gap_up(unsigned long len, unsigned long from, unsigne
 static bool model_mergeable(const struct mref *a, const struct mref *b)
 {
 	return a->end == b->start && a->flags == b->flags && a->name == b->name &&
-	       (!a->name || a->offset + (a->end - a->start) == b->offset);
+	       (a->name ? a->offset + (a->end - a->start) : a->offset) == b->offset;
 }
 
 /* Does the set equal the model, field by field and pointer by pointer? */
@@ -600,9 +611,11 @@ static bool step_insert(struct mm *mm, long step)
 	}
 	e = s + pages * P;
 	r = (struct mref){ s, e, rnd_below(4) ? VM_READ : VM_READ | VM_WRITE, NULL,
-			   rnd_below(64) * P, NULL };
+			   rnd_below(2) * P, NULL };
 	if (rnd_below(5) >= 3)
 		r.name = rnd_below(2) ? name_a : name_b;
+	if (r.name)
+		r.offset = rnd_below(64) * P;
 	if (r.name && i && rnd_below(2))	/* often continue the file of the VMA below */
 		r.offset = model[i - 1].offset + (s - model[i - 1].start);
 	v = vma_insert(mm, s, e, r.flags, r.name, r.offset);
@@ -651,7 +664,8 @@ static bool step_split(struct mm *mm, long step)
 	stats.splits++;
 	r = model[i];
 	r.start = addr;
-	r.offset += addr - model[i].start;
+	if (r.name)
+		r.offset += addr - model[i].start;
 	r.v = hi;
 	model[i].end = addr;
 	model_insert_at(i + 1, r);
@@ -706,7 +720,8 @@ static bool step_adjust(struct mm *mm, long step)
 	s = lo + rnd_below((model[i].end - P - lo) / P + 1) * P;
 	e = s + (1 + rnd_below((hi - s) / P)) * P;
 	vma_adjust(mm, model[i].v, s, e);
-	model[i].offset += s - model[i].start;
+	if (model[i].name)
+		model[i].offset += s - model[i].start;
 	model[i].start = s;
 	model[i].end = e;
 	return true;

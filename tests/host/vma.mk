@@ -3,7 +3,7 @@
 # sorted-array model, and a micro-benchmark (TAP comments). Optional
 # argument: the random seed.
 HOST_TESTS += vma
-vma_SRCS := mm/vma.c mm/slab.c tests/host/test_vma.c
+vma_SRCS := mm/vma.c mm/slab.c mm/fail_alloc.c tests/host/test_vma.c
 vma_CFLAGS := -Itests/host/fake_arch
 vma_LIBS :=
 vma_ARGS :=

@@ -6,9 +6,8 @@
  *   MR-4   map_count + 2 >= max_map_count - 3: no map-count limit.
  *   MR-6   sealed source: in mm_mseal.c.
  *   MR-7   hugetlb: in hugetlb.c (a MREMAP_FIXED move).
- *   MR-12  the successful old_len == 0 duplicate of a shared mapping needs
- *          shmem objects, which our kernel does not have; only the EINVAL
- *          for private memory is tested.
+ *   MR-12  a duplicate (old_len 0) reaching beyond the end of the shared
+ *          object: SIGBUS on Linux, which this kernel does not model.
  *   MR-13  DONTUNMAP on VM_DONTEXPAND/VM_PFNMAP: no such mappings.
  *   MR-15  pgoff overflow, mlock limits, may_expand_vm (RLIMIT_AS/DATA).
  *   MR-19  mlocked areas: no mlock.
@@ -190,6 +189,99 @@ static void test_dontunmap(void)
 	munmap(r, 2 * PAGE);
 }
 
+static char *shared(size_t pages)
+{
+	return mmap(NULL, pages * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+}
+
+/* MR-12: old_len 0 duplicates a shared mapping: a second mapping of the same pages. */
+static void test_duplicate(void)
+{
+	char *s = shared(4), *h, *d, *d2, *f;
+
+	fill(s, 4);
+	d = mremap(s, 0, 2 * PAGE, MREMAP_MAYMOVE);
+	tap_ok(d != MAP_FAILED && d != s && check(d, 2) && strcmp(shape(d, d + 2 * PAGE), "rw-s:2") == 0 &&
+		       strcmp(shape(s, s + 4 * PAGE), "rw-s:4") == 0,
+	       "MR-12: old length 0 on shared memory: a new mapping of its first pages, the old one kept (%s)",
+	       d == MAP_FAILED ? "failed" : shape(d, d + 2 * PAGE));
+	if (d == MAP_FAILED)
+		d = NULL;
+	if (d) {
+		d[0] = 'x';
+		s[PAGE + 1] = 'y';
+	}
+	tap_ok(d && s[0] == 'x' && d[PAGE + 1] == 'y', "MR-12: a write through either mapping is seen through the other");
+	d2 = mremap(s + 2 * PAGE, 0, PAGE, MREMAP_MAYMOVE);
+	tap_ok(d2 != MAP_FAILED && all_bytes(d2, PAGE, 'C'), "MR-12: a duplicate from the middle maps the middle page");
+	h = hole(2);
+	f = mremap(s + 3 * PAGE, 0, PAGE, MREMAP_MAYMOVE | MREMAP_FIXED, h);
+	tap_ok(f == h && all_bytes(h, PAGE, 'D'), "MR-12: with MREMAP_FIXED the duplicate goes where asked");
+	errno = 0;
+	tap_ok(mremap(s, 0, PAGE, 0) == MAP_FAILED && errno == ENOMEM,
+	       "MR-12: old length 0 without MREMAP_MAYMOVE: ENOMEM (errno %d)", errno);
+	munmap(s, 4 * PAGE);
+	tap_ok(d && d[0] == 'x' && all_bytes(d + PAGE + 2, PAGE - 2, 'B') && all_bytes(h, PAGE, 'D'),
+	       "MR-12: the duplicates keep the pages after the original is unmapped");
+	if (d)
+		munmap(d, 2 * PAGE);
+	if (d2 != MAP_FAILED)
+		munmap(d2, PAGE);
+	munmap(h, 2 * PAGE);
+
+	/* pages nobody touched yet are shared as well */
+	s = shared(2);
+	d = mremap(s, 0, 2 * PAGE, MREMAP_MAYMOVE);
+	if (d != MAP_FAILED)
+		d[PAGE] = 'n';
+	tap_ok(d != MAP_FAILED && s[PAGE] == 'n' && s[0] == 0, "MR-12: an untouched page is the same page in both");
+	munmap(s, 2 * PAGE);
+	if (d != MAP_FAILED)
+		munmap(d, 2 * PAGE);
+}
+
+/*
+ * MR-20: after MREMAP_DONTUNMAP the moved VMA placed right next to the old
+ * one stays a VMA of its own: on Linux it keeps the page offset (the anon
+ * identity) it had at the old place, which does not continue the old VMA's.
+ * On Linux 6.12 that holds for a VMA that never had a page too.
+ */
+static void test_dontunmap_maps(void)
+{
+	static const int types[] = { MAP_PRIVATE, MAP_SHARED };
+	char *h, *p, *r;
+
+	for (int i = 0; i < 2; i++) {
+		const char *kind = i ? "shared" : "private";
+		const char *two = i ? "hole:1 rw-s:2 rw-s:2 hole:1" : "hole:1 rw-p:2 rw-p:2 hole:1";
+
+		h = hole(6);
+		p = h + PAGE;
+		mmap(p, 2 * PAGE, PROT_READ | PROT_WRITE, types[i] | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+		fill(p, 2);
+		r = mremap(p, 2 * PAGE, 2 * PAGE, MREMAP_MAYMOVE | MREMAP_DONTUNMAP | MREMAP_FIXED, p + 2 * PAGE);
+		tap_ok(r == p + 2 * PAGE && check(r, 2) && strcmp(shape(h, h + 6 * PAGE), two) == 0,
+		       "MR-20: %s, moved to just above the old range: two VMAs (%s)", kind, shape(h, h + 6 * PAGE));
+		munmap(h, 6 * PAGE);
+
+		h = hole(6);
+		p = h + 3 * PAGE;
+		mmap(p, 2 * PAGE, PROT_READ | PROT_WRITE, types[i] | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+		fill(p, 2);
+		r = mremap(p, 2 * PAGE, 2 * PAGE, MREMAP_MAYMOVE | MREMAP_DONTUNMAP | MREMAP_FIXED, h + PAGE);
+		tap_ok(r == h + PAGE && check(r, 2) && strcmp(shape(h, h + 6 * PAGE), two) == 0,
+		       "MR-20: %s, moved to just below the old range: two VMAs (%s)", kind, shape(h, h + 6 * PAGE));
+		munmap(h, 6 * PAGE);
+	}
+	h = hole(6);
+	p = h + PAGE;
+	anon(p, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_FIXED);
+	r = mremap(p, 2 * PAGE, 2 * PAGE, MREMAP_MAYMOVE | MREMAP_DONTUNMAP | MREMAP_FIXED, p + 2 * PAGE);
+	tap_ok(r == p + 2 * PAGE && strcmp(shape(h, h + 6 * PAGE), "hole:1 rw-p:2 rw-p:2 hole:1") == 0,
+	       "MR-20: private memory never touched, moved next to itself: two VMAs too (%s)", shape(h, h + 6 * PAGE));
+	munmap(h, 6 * PAGE);
+}
+
 int main(void)
 {
 	tap_init();
@@ -199,5 +291,7 @@ int main(void)
 	test_resize();
 	test_fixed();
 	test_dontunmap();
+	test_duplicate();
+	test_dontunmap_maps();
 	return tap_done();
 }

@@ -1,0 +1,168 @@
+/*
+ * madvise.c - madvise: the advices Linux 6.12 knows, applied VMA by VMA
+ * over the mapped parts of the range. As on Linux it is not atomic: VMAs
+ * before a failing one keep the advice, and holes in the range give ENOMEM
+ * after the walk (MA-4).
+ */
+#include "mm_ops.h"
+#include "hugetlb.h"
+#include "errno.h"
+#include "mman.h"
+
+#define PAGE_ALIGN_UL(x) (((x) + PAGE_SIZE - 1) & ~(unsigned long)(PAGE_SIZE - 1))
+
+
+static bool advice_known(int adv)
+{
+	return adv < 0 ? false : adv <= MADV_COLLAPSE ? adv != 5 && adv != 6 && adv != 7 : adv == MADV_GUARD_INSTALL ||
+	       adv == MADV_GUARD_REMOVE;
+}
+
+/* MS-27: the advices that discard data. */
+static bool advice_discards(int adv)
+{
+	return adv == MADV_FREE || adv == MADV_DONTNEED || adv == MADV_DONTNEED_LOCKED ||
+	       adv == MADV_REMOVE || adv == MADV_DONTFORK || adv == MADV_WIPEONFORK ||
+	       adv == MADV_GUARD_INSTALL;
+}
+
+/* Set or clear flag bits on v's part of [start, end), splitting and merging. */
+static long set_vma_flags(struct mm *mm, struct vma *v, unsigned long start, unsigned long end,
+			  unsigned set, unsigned clear)
+{
+	unsigned want = (v->flags | set) & ~clear;
+
+	if (want == v->flags)
+		return 0;
+	v = mm_isolate(mm, v, start, end);
+	if (!v)
+		return -EAGAIN;	/* MA-5 */
+	v->flags = want;
+	vma_merge_neighbours(mm, v);
+	return 0;
+}
+
+/* HT-9: what an advice does to a hugetlb VMA: 0 (done), -EINVAL, or 1 (go on as usual). */
+static long advise_hugetlb(struct mm *mm, struct vma *v, unsigned long s, unsigned long e, int adv)
+{
+	u64 hs = hugetlb_of_vma(v)->size;
+
+	if (adv == MADV_FREE || adv == MADV_GUARD_INSTALL || adv == MADV_GUARD_REMOVE)
+		return -EINVAL;
+	if (adv == MADV_DONTNEED || adv == MADV_DONTNEED_LOCKED) {
+		if (!IS_ALIGNED(s, hs))
+			return -EINVAL;
+		if (ALIGN_DOWN(e, hs) > s)
+			mm_zap_range(mm, s, ALIGN_DOWN(e, hs), false);
+		return 0;
+	}
+	return mm_hugetlb_cut_check(mm, s, e) ? -EINVAL : 1;
+}
+
+/* The advices that drop pages: DONTNEED (MA-6), FREE, REMOVE (MA-9). */
+static long advise_discard(struct mm *mm, struct vma *v, unsigned long s, unsigned long e, int adv)
+{
+	switch (adv) {
+	case MADV_DONTNEED:
+	case MADV_DONTNEED_LOCKED:
+		/*
+		 * MA-6: shared anonymous memory refills from its shared object
+		 * on Linux (shmem), so its data survives. Here the pages are the
+		 * object: keep them mapped.
+		 */
+		if ((v->flags & VM_SHARED) && !v->file)
+			return 0;
+		break;
+	case MADV_FREE:
+		if ((v->flags & VM_SHARED) || v->file)
+			return -EINVAL;	/* MA-7: private anonymous memory only */
+		break;	/* freed at once: reads back as zero */
+	default:	/* MADV_REMOVE */
+		/* MA-9: private anonymous memory has no file; shared anonymous
+		 * memory (shmem on Linux) has its pages freed: they read as zero. */
+		if (!(v->flags & VM_SHARED) || v->file)
+			return -EINVAL;
+	}
+	mm_zap_range(mm, s, e, false);
+	return 0;
+}
+
+/* Apply one advice to v's part [s, e) of the range. */
+static long advise_vma(struct mm *mm, struct vma *v, unsigned long s, unsigned long e, int adv)
+{
+	if ((v->flags & VM_SEALED) && advice_discards(adv) && !(v->flags & VM_WRITE) &&
+	    !(v->flags & VM_SHARED) && !v->name)
+		return -EPERM;	/* MS-26: discarding sealed read-only anonymous memory */
+	if (v->flags & VM_HUGETLB) {
+		long r = advise_hugetlb(mm, v, s, e, adv);
+
+		if (r != 1)
+			return r;
+	}
+	switch (adv) {
+	case MADV_DONTNEED:
+	case MADV_DONTNEED_LOCKED:
+	case MADV_FREE:
+	case MADV_REMOVE:
+		return advise_discard(mm, v, s, e, adv);
+	case MADV_DONTFORK:
+		return set_vma_flags(mm, v, s, e, VM_DONTFORK, 0);
+	case MADV_DOFORK:
+		return set_vma_flags(mm, v, s, e, 0, VM_DONTFORK);
+	case MADV_WIPEONFORK:
+		if (v->flags & VM_SHARED || v->name)
+			return -EINVAL;	/* MA-10 */
+		return set_vma_flags(mm, v, s, e, VM_WIPEONFORK, 0);
+	case MADV_KEEPONFORK:
+		return set_vma_flags(mm, v, s, e, 0, VM_WIPEONFORK);
+	case MADV_HUGEPAGE:
+		return set_vma_flags(mm, v, s, e, VM_HUGEPAGE, VM_NOHUGEPAGE);
+	case MADV_NOHUGEPAGE:
+		return set_vma_flags(mm, v, s, e, VM_NOHUGEPAGE, VM_HUGEPAGE);
+	case MADV_GUARD_INSTALL:
+		return mm_guard_install(mm, s, e);
+	case MADV_GUARD_REMOVE:
+		mm_guard_remove(mm, s, e);
+		return 0;
+	case MADV_POPULATE_READ:
+	case MADV_POPULATE_WRITE:
+		mm_populate(mm, s, e, adv == MADV_POPULATE_WRITE);
+		return 0;
+	default:	/* hints with no effect here */
+		return 0;
+	}
+}
+
+long mm_madvise(struct mm *mm, unsigned long start, unsigned long len, int adv)
+{
+	unsigned long end, pos;
+	long err = 0, unmapped = 0;
+
+	if (!advice_known(adv))
+		return -EINVAL;	/* MA-1 */
+	if (start & (PAGE_SIZE - 1))
+		return -EINVAL;	/* MA-2 */
+	if (PAGE_ALIGN_UL(len) < len)
+		return -EINVAL;	/* EW-3: the rounding wrapped */
+	end = start + PAGE_ALIGN_UL(len);
+	if (end < start)
+		return -EINVAL;	/* EW-3: the range wraps */
+	if (end == start)
+		return 0;	/* MA-3 */
+	pos = start;
+	for (struct vma *v = vma_find_from(mm, start); v && v->start < end; v = vma_find_from(mm, pos)) {
+		unsigned long s = MAX(v->start, pos), e = MIN(v->end, end);
+
+		if (v->start > pos)
+			unmapped = -ENOMEM;	/* MA-4: the walk goes on */
+		pos = e;
+		err = advise_vma(mm, v, s, e, adv);
+		if (err)
+			return err;
+		if (pos >= end)
+			break;
+	}
+	if (pos < end)
+		unmapped = -ENOMEM;
+	return unmapped;
+}

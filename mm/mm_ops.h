@@ -1,0 +1,88 @@
+/*
+ * mm_ops.h - the address-space operations behind mmap, munmap, brk,
+ * mremap, mprotect, madvise and mseal, one file each in mm/ (mmap.c holds
+ * mmap, munmap and brk). They follow Linux 6.12: the order of argument
+ * checks, the errno values and what is (or is not) atomic (rule numbers in
+ * comments refer to the project's reference tables). kernel/sys_mm.c only
+ * decodes the system-call arguments and calls these; only mm/ touches the
+ * VMA tree.
+ *
+ * All or nothing: an operation prepares what can fail (VMA splits, the new
+ * VMA, hugetlb reservations) before it changes anything, so an error leaves
+ * the address space unchanged - except where Linux documents a partial
+ * result (mprotect and madvise change the VMAs before the failing one;
+ * mmap(MAP_FIXED) and mremap(MREMAP_FIXED) unmap their target first).
+ *
+ * Sealing costs one flag test on each VMA an operation already visits; no
+ * call walks the range a second time just to look for seals.
+ */
+#ifndef MM_MM_OPS_H
+#define MM_MM_OPS_H
+
+#include "mm.h"
+
+/*
+ * mmap of len bytes at addr (a hint, or exact with MAP_FIXED). file and
+ * fname say what backs a file mapping (a memfd; NULL for anonymous
+ * memory), off is its offset. Returns the address or a negative errno.
+ */
+long mm_mmap(struct mm *mm, unsigned long addr, unsigned long len, unsigned long prot,
+	     unsigned long flags, struct vma_file *file, const char *fname, unsigned long off);
+
+/*
+ * Remove [start, start + len) from mm, checked as Linux's do_vmi_munmap():
+ * -EINVAL for an unaligned start, a range past TASK_SIZE (or wrapping), or
+ * a length 0 after rounding; -EPERM if any VMA in it is sealed; -EINVAL if
+ * it would cut a hugetlb VMA off a huge-page boundary; -ENOMEM if a split
+ * has no memory. Atomic: on error nothing changed.
+ */
+long mm_munmap(struct mm *mm, unsigned long start, unsigned long len);
+
+/*
+ * brk(want): the new break, or the old one when the move is refused (brk
+ * has no errno). data_limit is RLIMIT_DATA's soft limit (~0: none).
+ */
+unsigned long mm_brk(struct mm *mm, unsigned long want, u64 data_limit);
+
+/* mremap: the new address of the range, or a negative errno (mm/mremap.c). */
+long mm_mremap(struct mm *mm, unsigned long old, unsigned long old_len, unsigned long new_len,
+	       unsigned long flags, unsigned long new_addr);
+
+/* mprotect: 0 or a negative errno; VMAs before a failing one keep their change. */
+long mm_mprotect(struct mm *mm, unsigned long start, unsigned long len, unsigned long prot);
+
+/* madvise: 0 or a negative errno; VMAs before a failing one keep their change. */
+long mm_madvise(struct mm *mm, unsigned long start, unsigned long len, int advice);
+
+/* mseal: 0 or a negative errno; nothing is sealed unless the whole range is mapped. */
+long mm_mseal(struct mm *mm, unsigned long start, unsigned long len, unsigned long flags);
+
+/* ---- helpers the operations share (mm/mmap.c) ---- */
+
+/* VMA access and may-access flags for PROT_* bits. */
+unsigned mm_prot_to_vm(unsigned long prot);
+
+/* Is any part of [start, end) mapped? */
+bool mm_range_mapped(struct mm *mm, unsigned long start, unsigned long end);
+
+/*
+ * Split v so that one VMA covers exactly v's part of [start, end); returns
+ * it, or NULL when a split had no memory (then v is as it was: a first
+ * split is merged back).
+ */
+struct vma *mm_isolate(struct mm *mm, struct vma *v, unsigned long start, unsigned long end);
+
+/*
+ * HT-7: -EINVAL if [start, end) would cut a hugetlb VMA off a huge-page
+ * boundary (only the VMAs holding start and end can be cut), else 0.
+ */
+long mm_hugetlb_cut_check(struct mm *mm, unsigned long start, unsigned long end);
+
+/*
+ * Where a mapping of len bytes without MAP_FIXED goes: the page-aligned
+ * hint if [hint, hint + len) is free and inside the user range, else the
+ * highest free gap below mmap_base; 0 when there is none.
+ */
+unsigned long mm_choose_address(struct mm *mm, unsigned long hint, unsigned long len);
+
+#endif

@@ -1,0 +1,312 @@
+/*
+ * mmap.c - mmap, munmap and brk, and the helpers every address-space
+ * operation shares (see mm_ops.h for the rules they all follow).
+ */
+#include "mm_ops.h"
+#include "hugetlb.h"
+#include "errno.h"
+#include "mman.h"
+#include <asm/memlayout.h>
+
+#define TASK_SIZE	USER_VA_END
+#define PAGE_ALIGN_UL(x) (((x) + PAGE_SIZE - 1) & ~(unsigned long)(PAGE_SIZE - 1))
+
+/* ---- shared helpers ---- */
+
+unsigned mm_prot_to_vm(unsigned long prot)
+{
+	unsigned f = 0;
+
+	if (prot & PROT_READ)
+		f |= VM_READ;
+	if (prot & PROT_WRITE)
+		f |= VM_WRITE;
+	if (prot & PROT_EXEC)
+		f |= VM_EXEC;
+	return f;
+}
+
+bool mm_range_mapped(struct mm *mm, unsigned long start, unsigned long end)
+{
+	struct vma *v = vma_find_from(mm, start);
+
+	return v && v->start < end;
+}
+
+struct vma *mm_isolate(struct mm *mm, struct vma *v, unsigned long start, unsigned long end)
+{
+	bool cut = v->start < start;
+
+	if (cut && !(v = vma_split(mm, v, start)))
+		return NULL;
+	if (v->end > end && !vma_split(mm, v, end)) {
+		if (cut)
+			vma_merge_neighbours(mm, v);	/* undo the first split; never fails */
+		return NULL;
+	}
+	return v;
+}
+
+long mm_hugetlb_cut_check(struct mm *mm, unsigned long start, unsigned long end)
+{
+	struct vma *v = vma_find(mm, start);
+
+	if (v && (v->flags & VM_HUGETLB) && v->start < start && !IS_ALIGNED(start, hugetlb_of_vma(v)->size))
+		return -EINVAL;
+	v = vma_find(mm, end);
+	if (v && (v->flags & VM_HUGETLB) && v->start < end && !IS_ALIGNED(end, hugetlb_of_vma(v)->size))
+		return -EINVAL;
+	return 0;
+}
+
+unsigned long mm_choose_address(struct mm *mm, unsigned long hint, unsigned long len)
+{
+	hint = ALIGN_DOWN(hint, PAGE_SIZE);
+	if (hint && hint >= USER_MMAP_MIN && hint <= TASK_SIZE - len && !mm_range_mapped(mm, hint, hint + len))
+		return hint;
+	return vma_find_gap_down(mm, len, mm->mmap_base, USER_MMAP_MIN);
+}
+
+/* ---- munmap ---- */
+
+long mm_munmap(struct mm *mm, unsigned long start, unsigned long len)
+{
+	struct vma *v, *last;
+	unsigned long end;
+	bool cut;
+
+	if ((start & (PAGE_SIZE - 1)) || start > TASK_SIZE || len > TASK_SIZE - start)
+		return -EINVAL;	/* MU-1; EW-1, EW-6: so nothing below wraps */
+	len = PAGE_ALIGN_UL(len);
+	if (!len)
+		return -EINVAL;	/* MU-2 */
+	end = start + len;
+	v = vma_find_from(mm, start);
+	for (struct vma *w = v; w && w->start < end; w = w->next)
+		if (w->flags & VM_SEALED)
+			return -EPERM;	/* MS-20: atomic */
+	if (mm_hugetlb_cut_check(mm, start, end))
+		return -EINVAL;	/* MU-5 */
+	if (!v || v->start >= end)
+		return 0;
+	/* Split both ends before anything is zapped: ENOMEM changes nothing. */
+	cut = v->start < start;
+	if (cut && !(v = vma_split(mm, v, start)))
+		return -ENOMEM;
+	last = vma_find(mm, end - 1);
+	if (last && last->end > end && !vma_split(mm, last, end)) {
+		if (cut)
+			vma_merge_neighbours(mm, v);	/* undo the first split; never fails */
+		return -ENOMEM;
+	}
+	while (v && v->start < end) {
+		struct vma *next = v->next;
+
+		mm_zap_range(mm, v->start, v->end, true);
+		vma_remove(mm, v);
+		v = next;
+	}
+	return 0;
+}
+
+/* ---- mmap ---- */
+
+/* The flags Linux accepted before MAP_SHARED_VALIDATE (and the huge-page size field). */
+#define LEGACY_MAP_MASK (MAP_SHARED | MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS | MAP_DENYWRITE | \
+			 MAP_EXECUTABLE | MAP_UNINITIALIZED | MAP_GROWSDOWN | MAP_LOCKED | MAP_NORESERVE | \
+			 MAP_POPULATE | MAP_NONBLOCK | MAP_STACK | MAP_HUGETLB | (0x3fUL << 26))
+
+/*
+ * MM-11: the VMA flags the mapping type and its companions ask for, in
+ * *vmflags; 0 or -EINVAL / -EOPNOTSUPP (MV-1: MAP_SHARED_VALIDATE of a
+ * file with a flag Linux does not know there; no memfd has MAP_SYNC).
+ */
+static long mmap_type(unsigned long flags, bool is_file, unsigned *vmflags)
+{
+	unsigned long type = flags & MAP_TYPE;
+
+	if (type == MAP_SHARED_VALIDATE && is_file) {
+		if (flags & ~(unsigned long)LEGACY_MAP_MASK)
+			return -EOPNOTSUPP;
+		type = MAP_SHARED;
+	}
+	if (type == MAP_SHARED) {
+		if (flags & MAP_GROWSDOWN)
+			return -EINVAL;
+		*vmflags = VM_SHARED;
+	} else if (type == MAP_PRIVATE) {
+		*vmflags = 0;
+	} else if (type == MAP_DROPPABLE) {
+		if (flags & (MAP_LOCKED | MAP_HUGETLB | MAP_GROWSDOWN))
+			return -EINVAL;
+		*vmflags = VM_WIPEONFORK | VM_NORESERVE;
+	} else {
+		return -EINVAL;	/* including anonymous MAP_SHARED_VALIDATE */
+	}
+	if (flags & MAP_GROWSDOWN)
+		*vmflags |= VM_GROWSDOWN;
+	if (flags & MAP_NORESERVE)
+		*vmflags |= VM_NORESERVE;
+	return 0;
+}
+
+/*
+ * Where a mapping of len bytes goes, aligned to align: *addr exactly with
+ * MAP_FIXED (checked), else the hint or a free gap. 0 or a negative errno.
+ */
+static long mmap_place(struct mm *mm, unsigned long *addr, unsigned long len, unsigned long flags,
+		       unsigned long align)
+{
+	if (flags & MAP_FIXED) {
+		if (*addr & (align - 1))
+			return -EINVAL;	/* HT-2 for hugetlb */
+		if (*addr > TASK_SIZE - len)
+			return -ENOMEM;
+		/* Below mmap_min_addr: every process here is root (CAP_SYS_RAWIO), and
+		 * Linux lets root map there, page 0 included (mseal_test's
+		 * test_seal_zero_address). Checked by tools/check-linux-selftests.sh. */
+		if ((flags & MAP_FIXED_NOREPLACE) && mm_range_mapped(mm, *addr, *addr + len))
+			return -EEXIST;	/* MM-9 */
+		return 0;
+	}
+	if (align == PAGE_SIZE) {
+		*addr = mm_choose_address(mm, *addr, len);
+	} else {
+		unsigned long hint = ALIGN_UP(*addr, align);
+
+		if (hint && hint <= TASK_SIZE - len && !mm_range_mapped(mm, hint, hint + len))
+			*addr = hint;
+		else if ((*addr = vma_find_gap_down(mm, len + align, mm->mmap_base, USER_MMAP_MIN)))
+			*addr = ALIGN_UP(*addr, align);
+	}
+	return *addr ? 0 : -ENOMEM;
+}
+
+/*
+ * Put the new VMA at [addr, addr + len): the VMA is allocated first, then
+ * MAP_FIXED's old mappings go (MS-21: EPERM if sealed), so a failure leaves
+ * the address space as it was. Returns the VMA or an ERR-style NULL with *err.
+ */
+static struct vma *mmap_insert(struct mm *mm, unsigned long addr, unsigned long len, unsigned long flags,
+			       unsigned vmflags, const char *fname, u64 offset, long *err)
+{
+	struct vma *v = vma_prepare();
+
+	*err = -ENOMEM;
+	if (!v)
+		return NULL;
+	if (flags & MAP_FIXED) {
+		*err = mm_munmap(mm, addr, len);
+		if (*err) {
+			vma_unprepare(v);
+			return NULL;
+		}
+	}
+	*err = 0;
+	return vma_insert_prepared(mm, v, addr, addr + len, vmflags, fname, offset);
+}
+
+/* The MAP_HUGETLB part of mmap (HT-1..4): size, alignment, reservation. */
+static long mmap_hugetlb(struct mm *mm, unsigned long addr, unsigned long len, unsigned long flags,
+			 unsigned vmflags, bool write)
+{
+	struct hstate *h = hugetlb_from_mmap_flags(flags);
+	bool reserve = !(flags & MAP_NORESERVE);
+	long err;
+
+	if (!h)
+		return -EINVAL;	/* MM-2: a size this system does not support */
+	len = ALIGN_UP(len, h->size);
+	if (!len || len > TASK_SIZE)
+		return -ENOMEM;
+	err = mmap_place(mm, &addr, len, flags, h->size);
+	if (err)
+		return err;
+	if (reserve && hugetlb_reserve(h, len / h->size))
+		return -ENOMEM;	/* HT-4: the pool cannot cover it; nothing reserved */
+	vmflags |= hugetlb_vma_flags(h, reserve);
+	if (!mmap_insert(mm, addr, len, flags, vmflags, NULL, 0, &err)) {
+		if (reserve)
+			h->resv -= len / h->size;
+		return err;
+	}
+	if (flags & MAP_POPULATE)
+		mm_populate(mm, addr, addr + len, write);
+	return (long)addr;
+}
+
+long mm_mmap(struct mm *mm, unsigned long addr, unsigned long len, unsigned long prot,
+	     unsigned long flags, struct vma_file *file, const char *fname, unsigned long off)
+{
+	unsigned vmflags;
+	struct vma *v;
+	long err;
+
+	if (!len)
+		return -EINVAL;	/* MM-3 */
+	if (flags & MAP_FIXED_NOREPLACE)
+		flags |= MAP_FIXED;	/* MM-5 */
+	if (PAGE_ALIGN_UL(len) == 0)
+		return -ENOMEM;	/* MM-6 */
+	len = PAGE_ALIGN_UL(len);
+	err = mmap_type(flags, file != NULL, &vmflags);
+	if (err)
+		return err;
+	vmflags |= mm_prot_to_vm(prot) | VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC;
+	if (flags & MAP_HUGETLB)
+		return mmap_hugetlb(mm, addr, len, flags, vmflags & ~(VM_GROWSDOWN | VM_NORESERVE),
+				    prot & PROT_WRITE);
+	if (len > TASK_SIZE - USER_MMAP_MIN)
+		return -ENOMEM;
+	err = mmap_place(mm, &addr, len, flags, PAGE_SIZE);
+	if (err)
+		return err;
+	/* identity (struct vma): a shared anonymous mapping is its own object */
+	v = mmap_insert(mm, addr, len, flags, vmflags, fname,
+			file ? off : (vmflags & VM_SHARED) ? -(u64)addr : 0, &err);
+	if (!v)
+		return err;
+	v->file = vma_file_get(file);	/* memfd support */
+	vma_merge_neighbours(mm, v);
+	if ((flags & MAP_LOCKED) || ((flags & MAP_POPULATE) && !(flags & MAP_NONBLOCK)))
+		mm_populate(mm, addr, addr + len, prot & PROT_WRITE);	/* MM-14: failures ignored */
+	return (long)addr;
+}
+
+/* ---- brk ---- */
+
+unsigned long mm_brk(struct mm *mm, unsigned long want, u64 data_limit)
+{
+	unsigned long old_end = PAGE_ALIGN_UL(mm->brk), new_end;
+	struct vma *next, *heap;
+
+	if (want < mm->brk_start)
+		return mm->brk;	/* BR-1 */
+	/*
+	 * BR-2: RLIMIT_DATA. Linux counts the data segment too; this mm does
+	 * not record its size, so only the heap itself is counted.
+	 */
+	if (data_limit != ~0ull && want - mm->brk_start > data_limit)
+		return mm->brk;
+	new_end = PAGE_ALIGN_UL(want);
+	if (new_end == old_end) {
+		mm->brk = want;		/* BR-3 */
+		return want;
+	}
+	if (want < mm->brk) {	/* BR-4: a sealed heap refuses */
+		if (mm_munmap(mm, new_end, old_end - new_end))
+			return mm->brk;
+		mm->brk = want;
+		return want;
+	}
+	next = vma_find_from(mm, old_end);
+	if (new_end < old_end || new_end > TASK_SIZE || (next && next->start < new_end + PAGE_SIZE))
+		return mm->brk;	/* BR-5; EW-7: new_end < old_end when the rounding wrapped */
+	heap = vma_insert(mm, old_end, new_end, VM_READ | VM_WRITE | VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC | VM_HEAP,
+			  NULL, 0);
+	if (!heap)
+		return mm->brk;
+	vma_merge_neighbours(mm, heap);
+	mm->brk = want;
+	return want;
+}

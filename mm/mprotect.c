@@ -1,0 +1,87 @@
+/*
+ * mprotect.c - mprotect: change the access of whole pages, splitting VMAs
+ * at the ends of the range and merging the result with its neighbours.
+ * As on Linux it is not atomic across VMAs: VMAs before a failing one keep
+ * their new protection (MP-10).
+ */
+#include "mm_ops.h"
+#include "errno.h"
+#include "mman.h"
+
+#define PAGE_ALIGN_UL(x) (((x) + PAGE_SIZE - 1) & ~(unsigned long)(PAGE_SIZE - 1))
+
+/*
+ * MP-1..MP-9: the checks before any VMA changes, in Linux's order. Returns
+ * 1 when there is nothing to do (MP-3: len 0), 0 with the range to change
+ * in *startp (moved down for PROT_GROWSDOWN), *endp and its first VMA in
+ * *vp, or a negative errno.
+ */
+static long mprotect_check(struct mm *mm, unsigned long *startp, unsigned long len, unsigned long prot,
+			   unsigned long *endp, struct vma **vp)
+{
+	unsigned long start = *startp, end;
+	struct vma *v;
+
+	if ((prot & PROT_GROWSDOWN) && (prot & PROT_GROWSUP))
+		return -EINVAL;	/* MP-1 */
+	if (start & (PAGE_SIZE - 1))
+		return -EINVAL;	/* MP-2 */
+	if (!len)
+		return 1;	/* MP-3 */
+	len = PAGE_ALIGN_UL(len);
+	end = start + len;
+	if (end <= start)
+		return -ENOMEM;	/* MP-4; EW-2: a range that wraps or rounds to 0 */
+	if ((prot & ~(unsigned long)(PROT_GROWSDOWN | PROT_GROWSUP)) & ~(unsigned long)(PROT_READ | PROT_WRITE | PROT_EXEC | PROT_SEM))
+		return -EINVAL;	/* MP-5 */
+	v = vma_find_from(mm, start);
+	if (!v || v->start >= end)
+		return -ENOMEM;	/* MP-8 */
+	if (prot & PROT_GROWSDOWN) {
+		if (!(v->flags & VM_GROWSDOWN))
+			return -EINVAL;	/* MP-9a */
+		start = v->start;
+	} else if (v->start > start) {
+		return -ENOMEM;	/* MP-9b */
+	}
+	if (prot & PROT_GROWSUP)
+		return -EINVAL;	/* MP-9c: no VMA grows up */
+	if (mm_hugetlb_cut_check(mm, start, end))
+		return -EINVAL;	/* HT-7 */
+	*startp = start;
+	*endp = end;
+	*vp = v;
+	return 0;
+}
+
+long mm_mprotect(struct mm *mm, unsigned long start, unsigned long len, unsigned long prot)
+{
+	unsigned long end, tmp;
+	unsigned newbits = mm_prot_to_vm(prot);
+	struct vma *v;
+	long err;
+
+	err = mprotect_check(mm, &start, len, prot, &end, &v);
+	if (err)
+		return err < 0 ? err : 0;
+	for (tmp = start; v && v->start < end; v = vma_find_from(mm, tmp)) {
+		if (v->start > tmp)
+			return -ENOMEM;	/* MP-10: earlier VMAs keep their change */
+		if ((newbits & ~(v->flags >> 4)) & VM_ACCESS)
+			return -EACCES;	/* MP-12: VM_MAY* missing */
+		if (v->flags & VM_SEALED)
+			return -EPERM;	/* MS-25 / MF-1, before the "unchanged" shortcut */
+		tmp = MIN(v->end, end);
+		if ((v->flags & VM_ACCESS) != newbits) {
+			v = mm_isolate(mm, v, start, end);
+			if (!v)
+				return -ENOMEM;
+			v->flags = (v->flags & ~VM_ACCESS) | newbits;
+			mm_change_protection(mm, v, v->start, v->end);
+			vma_merge_neighbours(mm, v);
+		}
+		if (tmp >= end)
+			return 0;
+	}
+	return tmp < end ? -ENOMEM : 0;	/* MP-17 */
+}

@@ -1,0 +1,281 @@
+/*
+ * mremap.c - mremap: the checks in Linux 6.12's order (mremap_check), then
+ * one of shrink in place, grow in place, or move (to a place the kernel
+ * picks, or new_addr with MREMAP_FIXED, keeping the old range with
+ * MREMAP_DONTUNMAP); old_len 0 on shared memory duplicates the mapping.
+ * Hugetlb mappings have their own path (mremap_hugetlb). The entries move,
+ * not the pages (mm_move_entries).
+ */
+#include "mm_ops.h"
+#include "hugetlb.h"
+#include "errno.h"
+#include "mman.h"
+#include <asm/memlayout.h>
+
+#define TASK_SIZE	USER_VA_END
+#define PAGE_ALIGN_UL(x) (((x) + PAGE_SIZE - 1) & ~(unsigned long)(PAGE_SIZE - 1))
+
+/*
+ * The offset of a VMA at to that takes over v's range at old: a file VMA
+ * keeps mapping the same file pages; an anonymous one keeps the identity
+ * (Linux's page offset) it had at old, so it does not merge with the
+ * neighbours at its new place (MR-20, see struct vma).
+ */
+static u64 moved_offset(const struct vma *v, unsigned long old, unsigned long to)
+{
+	u64 off = vma_offset_at(v, old);
+
+	return (v->name || v->file) ? off : off + old - to;
+}
+
+/*
+ * MR-12: old_len 0 on a shared mapping duplicates it: a new VMA at
+ * [to, to + len) mapping the same pages as v from old on. Pages past v's
+ * end are the new mapping's own (Linux raises SIGBUS there: the shmem
+ * object ends with v). Returns to, or -ENOMEM with nothing changed.
+ */
+static long duplicate_vma(struct mm *mm, struct vma *v, unsigned long old, unsigned long to, unsigned long len)
+{
+	struct vma *nv = vma_insert(mm, to, to + len, v->flags, v->name, moved_offset(v, old, to));
+	long err = 0;
+
+	if (!nv)
+		return -ENOMEM;
+	nv->file = vma_file_get(v->file);	/* a memfd: the file has the pages */
+	if (!v->file)
+		err = mm_share_range(mm, v, nv, old, to, MIN(len, v->end - old));
+	if (err) {
+		mm_zap_range(mm, to, to + len, true);
+		vma_remove(mm, nv);
+		return err;
+	}
+	vma_merge_neighbours(mm, nv);
+	return (long)to;
+}
+
+/*
+ * Move [old, old + old_len) of v to a new VMA [to, to + new_len), or
+ * duplicate it when old_len is 0. The new VMA and the split of v are made
+ * first; a move that runs out of table pages half-way is moved back
+ * (MR-21: the tables it came from are still there, so that cannot fail).
+ * Without dontunmap the old range goes. Returns to or a negative errno.
+ */
+static long mremap_move(struct mm *mm, struct vma *v, unsigned long old, unsigned long old_len,
+			unsigned long to, unsigned long new_len, bool dontunmap)
+{
+	struct vma *nv;
+	long err;
+
+	if (!old_len)
+		return duplicate_vma(mm, v, old, to, new_len);
+	nv = vma_prepare();
+	if (!nv)
+		return -ENOMEM;
+	v = mm_isolate(mm, v, old, old + old_len);
+	if (!v) {
+		vma_unprepare(nv);
+		return -ENOMEM;
+	}
+	nv = vma_insert_prepared(mm, nv, to, to + new_len, v->flags, v->name, moved_offset(v, old, to));
+	nv->file = vma_file_get(v->file);	/* memfd support */
+	err = mm_move_entries(mm, old, to, old_len);
+	if (err) {
+		mm_move_entries(mm, to, old, old_len);	/* MR-21: undo */
+		vma_remove(mm, nv);
+		vma_merge_neighbours(mm, v);	/* undo the isolation */
+		return err;
+	}
+	vma_merge_neighbours(mm, nv);
+	if (!dontunmap) {
+		mm_zap_range(mm, v->start, v->end, true);	/* the entries have moved: a no-op walk */
+		vma_remove(mm, v);
+		return (long)to;
+	}
+	vma_merge_neighbours(mm, v);
+	return (long)to;
+}
+
+/*
+ * MR-7/HT-8: a hugetlb mapping shrinks in place or moves to new_addr
+ * (huge-aligned), shrinking first if new_len < old_len; it never grows.
+ * The entries move, not the pages, with the reservation of unfaulted pages.
+ */
+static long mremap_hugetlb(struct mm *mm, struct vma *v, unsigned long old, unsigned long old_len,
+			   unsigned long new_len, unsigned long flags, unsigned long new_addr)
+{
+	u64 hs = hugetlb_of_vma(v)->size;
+	bool to_new = flags & (MREMAP_FIXED | MREMAP_DONTUNMAP);
+	struct vma *nv;
+	long err;
+
+	if (!IS_ALIGNED(old, hs) || (to_new && !IS_ALIGNED(new_addr, hs)))
+		return -EINVAL;
+	old_len = ALIGN_UP(old_len, hs);
+	new_len = ALIGN_UP(new_len, hs);
+	if (new_len > old_len)
+		return -EINVAL;
+	if (!to_new) {
+		err = new_len == old_len ? 0 : mm_munmap(mm, old + new_len, old_len - new_len);
+		return err ? err : (long)old;
+	}
+	if (flags & MREMAP_DONTUNMAP)
+		return -EINVAL;	/* MR-13: hugetlb mappings are VM_DONTEXPAND */
+	if (new_len > TASK_SIZE || new_addr > TASK_SIZE - new_len)
+		return -EINVAL;	/* MR-8 */
+	if (new_addr < old + old_len && old < new_addr + new_len)
+		return -EINVAL;	/* MR-8: overlap */
+	err = mm_munmap(mm, new_addr, new_len);	/* MR-9 */
+	if (!err && old_len > new_len)
+		err = mm_munmap(mm, old + new_len, old_len - new_len);
+	if (err)
+		return err;
+	v = vma_find(mm, old);
+	if (!v)
+		return -EFAULT;
+	if (new_len > v->end - old)
+		return -EFAULT;	/* MR-14 */
+	if (!(v = mm_isolate(mm, v, old, old + new_len)) ||
+	    !(nv = vma_insert(mm, new_addr, new_addr + new_len, v->flags, v->name, 0)))
+		return -ENOMEM;
+	err = hugetlb_move(mm, v, old, new_addr, new_len);
+	if (err) {
+		hugetlb_move(mm, nv, new_addr, old, new_len);	/* MR-21: undo */
+		vma_remove(mm, nv);
+		return err;
+	}
+	v->flags &= ~VM_HUGE_RESV;	/* the reservation went with the entries */
+	err = mm_munmap(mm, old, new_len);
+	return err ? err : (long)new_addr;
+}
+
+/*
+ * MR-1..MR-6: the checks before the VMA is looked at, then the VMA at old
+ * (*vp) and its seal. Lengths come back page-aligned. 0 or a negative errno.
+ */
+static long mremap_check(struct mm *mm, unsigned long old, unsigned long *old_len, unsigned long *new_len,
+			 unsigned long flags, unsigned long new_addr, struct vma **vp)
+{
+	if (flags & ~(unsigned long)(MREMAP_MAYMOVE | MREMAP_FIXED | MREMAP_DONTUNMAP))
+		return -EINVAL;	/* MR-1 */
+	if (old & (PAGE_SIZE - 1))
+		return -EINVAL;	/* MR-2 */
+	if (PAGE_ALIGN_UL(*new_len) == 0)
+		return -EINVAL;	/* MR-3 */
+	if (flags & (MREMAP_FIXED | MREMAP_DONTUNMAP)) {	/* MR-4 */
+		if ((new_addr & (PAGE_SIZE - 1)) || !(flags & MREMAP_MAYMOVE))
+			return -EINVAL;
+		if ((flags & MREMAP_DONTUNMAP) && *old_len != *new_len)
+			return -EINVAL;
+	}
+	*old_len = PAGE_ALIGN_UL(*old_len);
+	*new_len = PAGE_ALIGN_UL(*new_len);
+	*vp = vma_find(mm, old);
+	if (!*vp)
+		return -EFAULT;	/* MR-5 */
+	if ((*vp)->flags & VM_SEALED)
+		return -EPERM;	/* MR-6 / MS-23 */
+	return 0;
+}
+
+/* MR-12, MR-14: the old range as a source to resize or move. 0 or a negative errno. */
+static long mremap_source(const struct vma *v, unsigned long old, unsigned long old_len)
+{
+	if (old_len == 0 && !(v->flags & VM_SHARED))
+		return -EINVAL;	/* MR-12: only shared memory can be duplicated */
+	if (old_len > v->end - old)
+		return -EFAULT;	/* MR-14: the range must lie in one VMA */
+	return 0;
+}
+
+/*
+ * MREMAP_FIXED or MREMAP_DONTUNMAP: the new range is checked, with FIXED
+ * cleared (MR-9), the old one cut to new_len (MR-10), then the move.
+ */
+static long mremap_to(struct mm *mm, struct vma *v, unsigned long old, unsigned long old_len,
+		      unsigned long new_len, unsigned long flags, unsigned long new_addr)
+{
+	long err;
+
+	if (new_len > TASK_SIZE || new_addr > TASK_SIZE - new_len)
+		return -EINVAL;	/* MR-8 */
+	if (new_addr < old + MAX(old_len, new_len) && old < new_addr + new_len)
+		return -EINVAL;	/* MR-8: overlap */
+	if (flags & MREMAP_FIXED) {
+		err = mm_munmap(mm, new_addr, new_len);	/* MR-9: EPERM if sealed */
+		if (err)
+			return err;
+	}
+	if (old_len > new_len) {	/* MR-10; EW-6: EINVAL if old + old_len wraps */
+		err = mm_munmap(mm, old + new_len, old_len - new_len);
+		if (err)
+			return err;
+		old_len = new_len;
+	}
+	v = vma_find(mm, old);
+	if (!v)
+		return -EFAULT;
+	err = mremap_source(v, old, old_len);
+	if (err)
+		return err;
+	if (!(flags & MREMAP_FIXED)) {
+		/* DONTUNMAP alone: new_addr is only a hint, as for mmap */
+		new_addr = mm_choose_address(mm, new_addr, new_len);
+		if (!new_addr)
+			return -ENOMEM;
+	}
+	return mremap_move(mm, v, old, old_len, new_addr, new_len, flags & MREMAP_DONTUNMAP);
+}
+
+/*
+ * MR-18: grow [old, old + old_len), which ends v, in place when the space
+ * after v is free. Returns old, or 1 when it cannot (the caller moves or
+ * fails), or -ENOMEM.
+ */
+static long mremap_grow_in_place(struct mm *mm, struct vma *v, unsigned long old, unsigned long old_len,
+				 unsigned long new_len)
+{
+	unsigned long delta = new_len - old_len;
+	struct vma *grown;
+
+	if (old + old_len != v->end || v->end > TASK_SIZE - delta || mm_range_mapped(mm, v->end, v->end + delta))
+		return 1;
+	grown = vma_insert(mm, v->end, v->end + delta, v->flags, v->name, vma_offset_at(v, v->end));
+	if (!grown)
+		return -ENOMEM;
+	grown->file = vma_file_get(v->file);	/* memfd support */
+	vma_merge_neighbours(mm, grown);
+	return (long)old;
+}
+
+long mm_mremap(struct mm *mm, unsigned long old, unsigned long old_len, unsigned long new_len,
+	       unsigned long flags, unsigned long new_addr)
+{
+	struct vma *v;
+	long err;
+
+	err = mremap_check(mm, old, &old_len, &new_len, flags, new_addr, &v);
+	if (err)
+		return err;
+	if (v->flags & VM_HUGETLB)	/* MR-7 */
+		return mremap_hugetlb(mm, v, old, old_len, new_len, flags, new_addr);
+	if (flags & (MREMAP_FIXED | MREMAP_DONTUNMAP))
+		return mremap_to(mm, v, old, old_len, new_len, flags, new_addr);
+	if (old_len == new_len)
+		return (long)old;	/* MR-16: Linux checks nothing more */
+	if (new_len < old_len) {	/* MR-17; EW-6: EINVAL if old + old_len wraps */
+		err = mm_munmap(mm, old + new_len, old_len - new_len);
+		return err ? err : (long)old;
+	}
+	err = mremap_source(v, old, old_len);
+	if (err)
+		return err;
+	err = mremap_grow_in_place(mm, v, old, old_len, new_len);
+	if (err != 1)
+		return err;
+	if (!(flags & MREMAP_MAYMOVE))
+		return -ENOMEM;
+	new_addr = vma_find_gap_down(mm, new_len, mm->mmap_base, USER_MMAP_MIN);
+	if (!new_addr)
+		return -ENOMEM;
+	return mremap_move(mm, v, old, old_len, new_addr, new_len, false);
+}

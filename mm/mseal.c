@@ -1,0 +1,59 @@
+/*
+ * mseal.c - mseal: seal every VMA of a range, so that munmap, mremap,
+ * mmap(MAP_FIXED) over it, mprotect and the discarding advices on
+ * read-only anonymous memory are refused with EPERM (each of those checks
+ * VM_SEALED on the VMAs it visits). Linux offers mseal only on 64-bit
+ * kernels; this kernel offers it on MicroBlaze too.
+ */
+#include "mm_ops.h"
+#include "errno.h"
+
+#define PAGE_ALIGN_UL(x) (((x) + PAGE_SIZE - 1) & ~(unsigned long)(PAGE_SIZE - 1))
+
+/* MS-7: is all of [start, end) mapped (no hole)? */
+static bool range_fully_mapped(struct mm *mm, unsigned long start, unsigned long end)
+{
+	struct vma *v = vma_find(mm, start);
+
+	for (struct vma *w = v; ; w = w->next) {
+		if (!w || w->start > (w == v ? start : w->prev->end))
+			return false;
+		if (w->end >= end)
+			return true;
+	}
+}
+
+long mm_mseal(struct mm *mm, unsigned long start, unsigned long len, unsigned long flags)
+{
+	unsigned long end;
+	struct vma *v;
+
+	if (flags)
+		return -EINVAL;	/* MS-1: unsigned long in Linux, every bit counts */
+	if (start & (PAGE_SIZE - 1))
+		return -EINVAL;	/* MS-2 */
+	if (len && PAGE_ALIGN_UL(len) == 0)
+		return -EINVAL;	/* MS-3 */
+	end = start + PAGE_ALIGN_UL(len);
+	if (end < start)
+		return -EINVAL;	/* MS-4; EW-4 */
+	if (end == start)
+		return 0;	/* MS-5 */
+	if (!range_fully_mapped(mm, start, end))
+		return -ENOMEM;	/* MS-7: nothing is sealed */
+	if (mm_hugetlb_cut_check(mm, start, end))
+		return -EINVAL;	/* HT-7: sealing would cut a hugetlb VMA */
+	for (v = vma_find(mm, start); v && v->start < end;) {
+		unsigned long next_start = v->end;
+
+		if (!(v->flags & VM_SEALED)) {
+			v = mm_isolate(mm, v, start, end);
+			if (!v)
+				return -ENOMEM;	/* MS-11: what was sealed stays sealed */
+			v->flags |= VM_SEALED;
+			vma_merge_neighbours(mm, v);
+		}
+		v = vma_find_from(mm, next_start);
+	}
+	return 0;
+}

@@ -1,0 +1,356 @@
+/* mm_failinj.c - every address-space call with an allocation failure
+ * injected at each allocation it makes (FI-*): the call fails with Linux's
+ * errno for "no memory" and /proc/self/maps is exactly as before (the calls
+ * here touch one VMA, where Linux is atomic too), the data is intact; or,
+ * where Linux ignores the failure (MAP_POPULATE), the call succeeds. Pages
+ * lost on a failure path show up in /init's leak check after this program.
+ *
+ * The kernel's /proc/sys/vm/fail_alloc (mm/fail_alloc.h): writing N makes
+ * the Nth page or slab allocation from then on fail, once; writing 0
+ * disarms; reading gives "<countdown> <fired>". For each call, N runs from
+ * 1 up until the call no longer reaches the Nth allocation (fired did not
+ * move). Linux has no such file: every point is skipped there.
+ */
+#include "mm_util.h"
+
+#define NSCEN 13
+
+static int ctl = -1;
+static char before[sizeof(mm_procbuf)];
+
+/* The number of failures injected so far, or -1. */
+static long fired(void)
+{
+	char buf[64];
+	int fd = open("/proc/sys/vm/fail_alloc", O_RDONLY);
+	long n, cd = 0, f = -1;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n > 0) {
+		char *e;
+
+		buf[n] = '\0';
+		cd = strtol(buf, &e, 10);
+		if (e != buf && *e == ' ')
+			f = strtol(e + 1, NULL, 10);
+	}
+	(void)cd;
+	return f;
+}
+
+static void arm(const char *n)
+{
+	if (write(ctl, n, strlen(n)) < 0)
+		tap_diag("cannot write fail_alloc: errno %d", errno);
+}
+
+/* One scenario: set up, the measured call (its result: 0 ok, else errno), clean up. */
+struct scen {
+	const char *name;
+	int want;		/* errno on an injected failure; 0: success, or ENOMEM changing nothing */
+	void (*setup)(void);
+	int (*call)(void);
+	int (*intact)(void);	/* the data is still there (after a failure) */
+	void (*cleanup)(void);
+};
+
+static char *region;	/* the scenario's mapping */
+static char *aux;
+static void *res;
+
+static int ok_or_errno(int r)
+{
+	return r == 0 ? 0 : errno;
+}
+
+static void map3(void)
+{
+	region = anon(NULL, 3 * PAGE, PROT_READ | PROT_WRITE, 0);
+	memset(region, 'q', 3 * PAGE);
+}
+
+static void map3_shared(void)
+{
+	region = mmap(NULL, 3 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	memset(region, 'q', 3 * PAGE);
+}
+
+static int intact3(void)
+{
+	return all_bytes(region, 3 * PAGE, 'q');
+}
+
+static int intact_none(void)
+{
+	return 1;
+}
+
+static void unmap3(void)
+{
+	munmap(region, 3 * PAGE);
+	if (res && res != MAP_FAILED)
+		munmap(res, 4 * PAGE);
+	res = NULL;
+}
+
+static void nothing(void)
+{
+	region = NULL;
+}
+
+static int c_mmap(void)
+{
+	res = mmap(NULL, 4 * PAGE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	return res == MAP_FAILED ? errno : 0;
+}
+
+static int c_mmap_populate(void)
+{
+	res = mmap(NULL, 4 * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	return res == MAP_FAILED ? errno : 0;
+}
+
+static void unmap_res(void)
+{
+	if (res != MAP_FAILED)
+		munmap(res, 4 * PAGE);
+	res = NULL;
+}
+
+static int c_mmap_fixed(void)
+{
+	void *r = mmap(region + PAGE, PAGE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+
+	return r == MAP_FAILED ? errno : 0;
+}
+
+static int c_munmap(void)
+{
+	return ok_or_errno(munmap(region + PAGE, PAGE));
+}
+
+static int c_mprotect(void)
+{
+	return ok_or_errno(mprotect(region + PAGE, PAGE, PROT_READ));
+}
+
+static int c_madvise(void)
+{
+	return ok_or_errno(madvise(region + PAGE, PAGE, MADV_DONTFORK));
+}
+
+static int c_guard(void)
+{
+	/* a page whose table is not there yet: the guard needs one */
+	return ok_or_errno(madvise(aux, PAGE, MADV_GUARD_INSTALL));
+}
+
+/*
+ * aux: a page in the middle of a fresh 12 MiB reservation, 4 MiB aligned,
+ * so no last-level table covers it yet (one table maps 2 MiB on arm64,
+ * 4 MiB on MicroBlaze; tables stay after munmap, so only the first round
+ * of a scenario meets a missing one).
+ */
+#define FAR (12UL << 20)
+static char *far;
+
+static void map_far(void)
+{
+	map3();
+	far = anon(NULL, FAR, PROT_READ | PROT_WRITE, 0);
+	aux = (char *)(((unsigned long)far + (4UL << 20)) & ~((4UL << 20) - 1));
+}
+
+static void unmap_far(void)
+{
+	munmap(region, 3 * PAGE);
+	munmap(far, FAR);
+}
+
+static int c_mseal(void)
+{
+	return ok_or_errno(do_mseal(region + PAGE, PAGE, 0));
+}
+
+static int c_mremap_move(void)
+{
+	/* region's next page is mapped (aux): growing must move */
+	res = mremap(region, 2 * PAGE, 8 * PAGE, MREMAP_MAYMOVE);
+	return res == MAP_FAILED ? errno : 0;
+}
+
+static void map_blocked(void)
+{
+	map3();
+	munmap(region + 2 * PAGE, PAGE);
+	aux = anon(region + 2 * PAGE, PAGE, PROT_READ, MAP_FIXED);
+}
+
+static int intact_moved(void)
+{
+	return all_bytes(region, 2 * PAGE, 'q');
+}
+
+static void unmap_blocked(void)
+{
+	munmap(region, 3 * PAGE);
+	if (res && res != MAP_FAILED)
+		munmap(res, 8 * PAGE);
+	res = NULL;
+}
+
+static int c_mremap_far(void)
+{
+	res = mremap(region, 3 * PAGE, 3 * PAGE, MREMAP_MAYMOVE | MREMAP_FIXED, aux);
+	return res == MAP_FAILED ? errno : 0;
+}
+
+static void map_far_hole(void)
+{
+	map_far();
+	munmap(far, FAR);	/* a hole that never had tables */
+}
+
+static void unmap_far_hole(void)
+{
+	munmap(region, 3 * PAGE);
+	munmap(aux, 3 * PAGE);
+	res = NULL;
+}
+
+static int c_mremap_grow(void)
+{
+	res = mremap(region, 3 * PAGE, 4 * PAGE, 0);
+	return res == MAP_FAILED ? errno : 0;
+}
+
+static void map_growable(void)
+{
+	char *h = hole(8);
+
+	region = anon(h, 3 * PAGE, PROT_READ | PROT_WRITE, MAP_FIXED);
+	memset(region, 'q', 3 * PAGE);
+}
+
+static void unmap_growable(void)
+{
+	munmap(region, 4 * PAGE);
+	res = NULL;
+}
+
+static int c_mremap_dup(void)
+{
+	res = mremap(region, 0, 3 * PAGE, MREMAP_MAYMOVE);
+	return res == MAP_FAILED ? errno : 0;
+}
+
+static void unmap_dup(void)
+{
+	munmap(region, 3 * PAGE);
+	if (res && res != MAP_FAILED)
+		munmap(res, 3 * PAGE);
+	res = NULL;
+}
+
+static char *brk0;
+
+static void brk_setup(void)
+{
+	brk0 = (char *)syscall(SYS_brk, 0);
+	region = NULL;
+}
+
+static int c_brk(void)
+{
+	char *r = (char *)syscall(SYS_brk, brk0 + 4 * PAGE);
+
+	return r == brk0 + 4 * PAGE ? 0 : ENOMEM;
+}
+
+static void brk_cleanup(void)
+{
+	syscall(SYS_brk, brk0);
+}
+
+static const struct scen scens[NSCEN] = {
+	{ "mmap", ENOMEM, nothing, c_mmap, intact_none, unmap_res },
+	{ "mmap MAP_POPULATE (failures ignored)", 0, nothing, c_mmap_populate, intact_none, unmap_res },
+	{ "mmap MAP_FIXED over a middle page", ENOMEM, map3, c_mmap_fixed, intact3, unmap3 },
+	{ "munmap of a middle page", ENOMEM, map3, c_munmap, intact3, unmap3 },
+	{ "mprotect of a middle page", ENOMEM, map3, c_mprotect, intact3, unmap3 },
+	{ "madvise(MADV_DONTFORK) of a middle page", EAGAIN, map3, c_madvise, intact3, unmap3 },
+	{ "madvise(MADV_GUARD_INSTALL) needing a table", ENOMEM, map_far, c_guard, intact3, unmap_far },
+	{ "mseal of a middle page", ENOMEM, map3, c_mseal, intact3, unmap3 },
+	{ "mremap growing with a move", ENOMEM, map_blocked, c_mremap_move, intact_moved, unmap_blocked },
+	{ "mremap MREMAP_FIXED to where no table is yet", ENOMEM, map_far_hole, c_mremap_far, intact3, unmap_far_hole },
+	{ "mremap growing in place", ENOMEM, map_growable, c_mremap_grow, intact3, unmap_growable },
+	{ "mremap duplicate of shared memory", ENOMEM, map3_shared, c_mremap_dup, intact3, unmap_dup },
+	{ "brk growing", ENOMEM, brk_setup, c_brk, intact_none, brk_cleanup },
+};
+
+static void run(const struct scen *s)
+{
+	int points = 0, bad = 0;
+	char why[200] = "";
+
+	for (int n = 1; n <= 64; n++) {
+		char num[16];
+		long f0, f1;
+		int err;
+
+		s->setup();
+		if (read_proc("/proc/self/maps") < 0)
+			break;
+		strcpy(before, mm_procbuf);
+		f0 = fired();
+		snprintf(num, sizeof(num), "%d", n);
+		errno = 0;
+		arm(num);
+		err = s->call();
+		arm("0");
+		f1 = fired();
+		if (f1 == f0) {	/* the call made fewer than n allocations */
+			if (err && !bad) {
+				bad = 1;
+				snprintf(why, sizeof(why), "no failure injected, yet errno %d", err);
+			}
+			s->cleanup();
+			break;
+		}
+		points++;
+		read_proc("/proc/self/maps");
+		if (s->want && !bad && (err != s->want || strcmp(before, mm_procbuf) != 0 || !s->intact())) {
+			bad = 1;
+			snprintf(why, sizeof(why), "allocation %d: errno %d (want %d), maps %s, data %s", n, err,
+				 s->want, strcmp(before, mm_procbuf) ? "changed" : "same", s->intact() ? "kept" : "lost");
+		}
+		if (!s->want && !bad && err && (err != ENOMEM || strcmp(before, mm_procbuf) != 0)) {
+			bad = 1;
+			snprintf(why, sizeof(why), "allocation %d: errno %d, want success or ENOMEM with the maps unchanged",
+				 n, err);
+		}
+		s->cleanup();
+	}
+	tap_ok(!bad && points > 0, "FI: %s: a failure at each of its %d allocations: %s%s%s%s", s->name, points,
+	       s->want ? "the errno, maps unchanged, data kept" : "success or a clean ENOMEM", bad ? " (" : "",
+	       why, bad ? ")" : "");
+}
+
+int main(void)
+{
+	tap_init();
+	probe_init();
+	ctl = open("/proc/sys/vm/fail_alloc", O_WRONLY);
+	if (ctl < 0 || fired() < 0) {
+		for (int i = 0; i < NSCEN; i++)
+			tap_skip("no /proc/sys/vm/fail_alloc (not this kernel)");
+		return tap_done();
+	}
+	for (int i = 0; i < NSCEN; i++)
+		run(&scens[i]);
+	close(ctl);
+	return tap_done();
+}

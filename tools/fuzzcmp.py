@@ -60,7 +60,7 @@ def fields(digest):
 def dumps_before(lines, i):
     """The "M" lines of the last dump at or before line i."""
     out = []
-    j = i
+    j = min(i, len(lines) - 1)
     while j >= 0 and not lines[j].lstrip('c').startswith('M '):
         j -= 1
     while j >= 0 and lines[j].lstrip('c').startswith('M '):

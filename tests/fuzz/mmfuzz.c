@@ -18,7 +18,7 @@
  * compares line by line across kernels: addresses are printed relative to
  * the window ("W+0x3000") or to the initial break ("H+0x1000").
  *
- * Output (stdout), one line per call:
+ * Output (stderr: see write_all), one line per call:
  *   000123 mprotect W+0x3000 0x2000 0x1 = 0
  *   000124 touch w W+0x5100 = SIGSEGV/2 @+0
  * and every `check` calls a digest of the window:
@@ -28,7 +28,7 @@
  * Memory is sampled at 16 slots of each page (offsets 0, 256, ...), which is
  * where the writes go (plus some 8-byte writes across page boundaries).
  * It ends with "mmfuzz: done ..." and one TAP point (plan 1..1), so
- * tests/user/init.c can run it.
+ * tests/user/init.c can run it (TAP lines go to stdout, everything else to stderr).
  *
  * Options: argv words or environment variables (the kernel command line
  * hands key=value words to /init's environment; init passes them on):
@@ -46,6 +46,9 @@
  *                              text and data (default 0: see README.md)
  *   guard=0|1 / fuzz_guard=    MADV_GUARD_INSTALL/REMOVE among the advices
  *                              (default 1; 0 for Linux 6.12, which predates them)
+ *   pre=1 / fuzz_pre=1         print each system call ("> N nr args", raw) before
+ *                              making it, and each touch, to find the call that
+ *                              a kernel panic or a killed fuzzer never logged
  *   freefix=0|1                after a successful MADV_FREE, MADV_DONTNEED the
  *                              same range so its contents are defined on every
  *                              kernel (default 1: Linux may keep lazily freed
@@ -137,9 +140,9 @@
 
 static struct {
 	unsigned long seed, calls, check, dump, from;
-	int log, mlock, selfdiscard, freefix, guard;
+	int log, mlock, selfdiscard, freefix, guard, pre;
 	const char *seeds;
-} opt = { 1, 1000, 100, 1000, ~0UL, 1, 0, 0, 1, 1, NULL };
+} opt = { 1, 1000, 100, 1000, ~0UL, 1, 0, 0, 1, 1, 0, NULL };
 
 /* ---- PRNG (splitmix64): the same stream on every kernel --------------------- */
 
@@ -184,10 +187,15 @@ static void hash_bytes(unsigned *h, const void *p, size_t n)
 	}
 }
 
+/* The log goes to stderr, which /init leaves on the console: unlike stdout
+ * (a pipe /init relays) it is written before the next call is made, so a
+ * kernel panic shows the calls up to the one that caused it. */
 static void write_all(const char *s, size_t n)
 {
+	int fd = !strncmp(s, "ok ", 3) || !strncmp(s, "not ok ", 7) || !strncmp(s, "1..", 3) ? 1 : 2;
+
 	while (n) {
-		ssize_t w = write(1, s, n);
+		ssize_t w = write(fd, s, n);
 		if (w <= 0) {
 			if (w < 0 && errno == EINTR)
 				continue;
@@ -421,7 +429,11 @@ static int gen_range(unsigned long *pa, unsigned long *pl)
 	case 5: *pl = 0UL - a + PAGE; return 6;			/* wraps past 0 */
 	case 6: *pl = USER_END - a + PAGE * (1 + rn(4)); return 7; /* past user space */
 	case 7: *pa = KADDR + rn(16) * PAGE; *pl = PAGE * (1 + rn(4)); return 8; /* kernel */
+#if defined(__LP64__)
 	case 8: *pa = USER_END - PAGE; *pl = 2 * PAGE; return 9; /* across the end */
+#else
+	case 8: *pa = USER_END; *pl = 2 * PAGE; return 9;	/* just past the end (the stack ends there) */
+#endif
 	case 9: *pa = W_END - PAGE * (1 + rn(4)); *pl = PAGE * (1 + rn(4));
 		if (*pa + *pl > W_END) *pl = W_END - *pa;	/* the window's last pages */
 		return 10;
@@ -486,6 +498,8 @@ static void do_touch(void)
 
 	lf(" touch %c", op);
 	la(a);
+	if (opt.pre)
+		say("> %06lu touch %c 0x%lx", callno, op, a);
 	sig = probe(op, a, v | 1, &val);
 	lprobe(sig, a, op, val);
 }
@@ -499,6 +513,19 @@ static void on_usr1(int sig)
 	do_touch();
 }
 
+/* A system call; with pre=1 it is printed before it is made, so a run
+ * that dies in the kernel shows what it was doing (raw arguments). */
+static long sc7(long nr, unsigned long a0, unsigned long a1, unsigned long a2, unsigned long a3,
+		unsigned long a4, unsigned long a5)
+{
+	if (opt.pre)
+		say("> %06lu nr %ld 0x%lx 0x%lx 0x%lx 0x%lx 0x%lx 0x%lx", callno, nr, a0, a1, a2, a3, a4, a5);
+	return syscall(nr, a0, a1, a2, a3, a4, a5);
+}
+#define SC_(nr, a0, a1, a2, a3, a4, a5, ...) sc7(nr, (unsigned long)(a0), (unsigned long)(a1), \
+	(unsigned long)(a2), (unsigned long)(a3), (unsigned long)(a4), (unsigned long)(a5))
+#define SC(...) SC_(__VA_ARGS__, 0, 0, 0, 0, 0, 0)
+
 /* ---- the calls ---------------------------------------------------------------- */
 
 /* A mapping the kernel put outside the window: take it away again. */
@@ -509,7 +536,7 @@ static void drop_stray(long r, unsigned long len)
 	if (r == -1 || (a >= W_BASE && a < W_END) || len == 0)
 		return;
 	if (a + len > a && a + len <= USER_END)
-		syscall(SYS_munmap, a, len);
+		SC(SYS_munmap, a, len);
 }
 
 static long sys_ret(long r, int *err)
@@ -572,9 +599,9 @@ static void do_mmap(void)
 	    a < W_END && a + len > W_END && a + len > a && a + len <= USER_END)
 		len = W_END - a;
 #if defined(__microblaze__)
-	r = sys_ret(syscall(SYS_mmap, a, len, prot, flags, fd, off >> 12), &err);
+	r = sys_ret(SC(SYS_mmap, a, len, prot, flags, fd, off >> 12), &err);
 #else
-	r = sys_ret(syscall(SYS_mmap, a, len, prot, flags, fd, off), &err);
+	r = sys_ret(SC(SYS_mmap, a, len, prot, flags, fd, off), &err);
 #endif
 	lf(" mmap");
 	la(a);
@@ -593,7 +620,7 @@ static void do_munmap(void)
 	long r;
 
 	gen_range(&a, &len);
-	r = sys_ret(syscall(SYS_munmap, a, len), &err);
+	r = sys_ret(SC(SYS_munmap, a, len), &err);
 	lf(" munmap");
 	la(a);
 	lf(" 0x%lx", len);
@@ -607,7 +634,7 @@ static void do_mprotect(void)
 	long r;
 
 	gen_range(&a, &len);
-	r = sys_ret(syscall(SYS_mprotect, a, len, prot), &err);
+	r = sys_ret(SC(SYS_mprotect, a, len, prot), &err);
 	lf(" mprotect");
 	la(a);
 	lf(" 0x%lx 0x%x", len, prot);
@@ -647,7 +674,7 @@ static void do_mremap(void)
 		nlen = W_END - (a & ~(PAGE - 1));
 	if ((flags & MREMAP_FIXED) && na + nlen > W_END && nlen < USER_END)
 		nlen = W_END - (na & ~(PAGE - 1));
-	r = sys_ret(syscall(SYS_mremap, a, len, nlen, flags, na), &err);
+	r = sys_ret(SC(SYS_mremap, a, len, nlen, flags, na), &err);
 	lf(" mremap");
 	la(a);
 	lf(" 0x%lx 0x%lx 0x%x", len, nlen, flags);
@@ -681,13 +708,13 @@ static void do_madvise(void)
 		if (!opt.guard && (adv == MADV_GUARD_INSTALL || adv == MADV_GUARD_REMOVE))
 			adv = MADV_NORMAL;
 	}
-	r = sys_ret(syscall(SYS_madvise, a, len, adv), &err);
+	r = sys_ret(SC(SYS_madvise, a, len, adv), &err);
 	lf(" madvise");
 	la(a);
 	lf(" 0x%lx %d", len, adv);
 	lres(r, err, 0);
 	if (adv == MADV_FREE && r == 0 && opt.freefix) {
-		r = sys_ret(syscall(SYS_madvise, a, len, MADV_DONTNEED), &err);
+		r = sys_ret(SC(SYS_madvise, a, len, MADV_DONTNEED), &err);
 		lf(" ; freefix DONTNEED");
 		lres(r, err, 0);
 	}
@@ -700,7 +727,7 @@ static void do_mseal(void)
 	long r;
 
 	gen_range(&a, &len);
-	r = sys_ret(syscall(SYS_mseal, a, len, flags), &err);
+	r = sys_ret(SC(SYS_mseal, a, len, flags), &err);
 	lf(" mseal");
 	la(a);
 	lf(" 0x%lx 0x%lx", len, flags);
@@ -715,11 +742,11 @@ static void do_mlock(void)
 
 	gen_range(&a, &len);
 	if (which == 0)
-		r = sys_ret(syscall(SYS_mlock, a, len), &err);
+		r = sys_ret(SC(SYS_mlock, a, len), &err);
 	else if (which == 1)
-		r = sys_ret(syscall(SYS_munlock, a, len), &err);
+		r = sys_ret(SC(SYS_munlock, a, len), &err);
 	else
-		r = sys_ret(syscall(SYS_mlock2, a, len, chance(80) ? 1 : 2), &err);
+		r = sys_ret(SC(SYS_mlock2, a, len, chance(80) ? 1 : 2), &err);
 	lf(" %s", which == 0 ? "mlock" : which == 1 ? "munlock" : "mlock2");
 	la(a);
 	lf(" 0x%lx", len);
@@ -739,7 +766,7 @@ static void do_brk(void)
 	case 5: want = cur_brk > brk0 + PAGE ? cur_brk - rn(cur_brk - brk0) : brk0; break;
 	default: want = brk0 + rn(256) * PAGE + (chance(30) ? rn(PAGE) : 0); break;
 	}
-	got = (unsigned long)syscall(SYS_brk, want);
+	got = (unsigned long)SC(SYS_brk, want);
 	lf(" brk");
 	la(want);
 	lf(" =");
@@ -825,6 +852,8 @@ static void checkpoint(int dump)
 	unsigned long top, a;
 	int merged = 0;
 
+	if (opt.pre)
+		say("> %06lu checkpoint", callno);
 	read_maps();
 	for (int i = 0; i < npieces; i++) {
 		struct piece *pc = &pieces[i];
@@ -870,6 +899,8 @@ static void do_fork(void)
 	pid_t pid;
 
 	lf(" fork %d", n);
+	if (opt.pre)
+		say("> %06lu fork", callno);
 	pid = fork();
 	if (pid == 0) {
 		in_child = 1;
@@ -933,6 +964,7 @@ static void set_opt(const char *k, const char *v)
 	else if (!strcmp(k, "selfdiscard")) opt.selfdiscard = (int)n;
 	else if (!strcmp(k, "freefix")) opt.freefix = (int)n;
 	else if (!strcmp(k, "guard")) opt.guard = (int)n;
+	else if (!strcmp(k, "pre")) opt.pre = (int)n;
 	else if (!strcmp(k, "seeds")) opt.seeds = v;
 }
 
@@ -957,29 +989,23 @@ static void parse(const char *s, int from_env)
 	set_opt(k, eq + 1);
 }
 
-/* Driver mode: each seed in a fresh fork+execve of ourselves, one TAP point each. */
+/* Driver mode: each seed in a fresh fork+execve of ourselves (with our
+ * environment, so every other option holds), one TAP point each. */
 static int drive(const char *self)
 {
-	char seedarg[40], callsarg[40], logarg[16], mlockarg[16], checkarg[40], dumparg[40], guardarg[16];
 	int n = 0, failed = 0;
 
 	for (const char *p = opt.seeds; *p;) {
 		unsigned long seed = strtoul(p, NULL, 0);
-		char *argv[] = { (char *)self, seedarg, callsarg, logarg, mlockarg, checkarg, dumparg, guardarg, NULL };
-		char *envp[] = { "HOME=/", NULL };
+		char seedarg[40], nodrive[] = "seeds=";
+		char *argv[] = { (char *)self, nodrive, seedarg, NULL };
 		int status = 0;
 		pid_t pid;
 
 		snprintf(seedarg, sizeof(seedarg), "seed=%lu", seed);
-		snprintf(callsarg, sizeof(callsarg), "calls=%lu", opt.calls);
-		snprintf(logarg, sizeof(logarg), "log=%d", opt.log);
-		snprintf(mlockarg, sizeof(mlockarg), "mlock=%d", opt.mlock);
-		snprintf(checkarg, sizeof(checkarg), "check=%lu", opt.check);
-		snprintf(dumparg, sizeof(dumparg), "dump=%lu", opt.dump);
-		snprintf(guardarg, sizeof(guardarg), "guard=%d", opt.guard);
 		pid = fork();
 		if (pid == 0) {
-			execve(self, argv, envp);
+			execve(self, argv, environ);
 			_exit(127);
 		}
 		while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
@@ -1009,7 +1035,7 @@ int main(int argc, char **argv)
 		parse(*e, 1);
 	for (int i = 1; i < argc; i++)
 		parse(argv[i], 0);
-	if (opt.seeds && argc > 0)
+	if (opt.seeds && *opt.seeds && argc > 0)
 		return drive(argv[0]);
 
 	memset(&sa, 0, sizeof(sa));

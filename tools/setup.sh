@@ -55,6 +55,7 @@ qemu-system-microblazeel            qemu-system-misc
 gdb-multiarch                       gdb-multiarch
 /usr/aarch64-linux-gnu/lib/libc.a   libc6-dev-arm64-cross
 dpkg-deb                            dpkg
+python3                             python3
 "
 
 # Print the packages (one per line, no duplicates) whose check fails.

@@ -140,9 +140,9 @@
 
 static struct {
 	unsigned long seed, calls, check, dump, from;
-	int log, mlock, selfdiscard, freefix, guard, pre;
+	int log, mlock, selfdiscard, freefix, guard, pre, tap;
 	const char *seeds;
-} opt = { 1, 1000, 100, 1000, ~0UL, 1, 0, 0, 1, 1, 0, NULL };
+} opt = { 1, 1000, 100, 1000, ~0UL, 1, 0, 0, 1, 1, 0, 1, NULL };
 
 /* ---- PRNG (splitmix64): the same stream on every kernel --------------------- */
 
@@ -965,6 +965,7 @@ static void set_opt(const char *k, const char *v)
 	else if (!strcmp(k, "freefix")) opt.freefix = (int)n;
 	else if (!strcmp(k, "guard")) opt.guard = (int)n;
 	else if (!strcmp(k, "pre")) opt.pre = (int)n;
+	else if (!strcmp(k, "tap")) opt.tap = (int)n;
 	else if (!strcmp(k, "seeds")) opt.seeds = v;
 }
 
@@ -997,8 +998,8 @@ static int drive(const char *self)
 
 	for (const char *p = opt.seeds; *p;) {
 		unsigned long seed = strtoul(p, NULL, 0);
-		char seedarg[40], nodrive[] = "seeds=";
-		char *argv[] = { (char *)self, nodrive, seedarg, NULL };
+		char seedarg[40], nodrive[] = "seeds=", notap[] = "tap=0";
+		char *argv[] = { (char *)self, nodrive, notap, seedarg, NULL };
 		int status = 0;
 		pid_t pid;
 
@@ -1063,7 +1064,9 @@ int main(int argc, char **argv)
 	callno = opt.calls;
 	checkpoint(1);
 	say("mmfuzz: done seed=%lu calls=%lu log=%08x", opt.seed, opt.calls, loghash);
-	say("ok 1 - seed %lu: %lu calls completed", opt.seed, opt.calls);
-	say("1..1");
+	if (opt.tap) {
+		say("ok 1 - seed %lu: %lu calls completed", opt.seed, opt.calls);
+		say("1..1");
+	}
 	return 0;
 }

@@ -4,15 +4,16 @@
 #
 #   fuzz.sh [--arch arm64|microblaze] [--board ml605|s3adsp1800] [--seeds 1,2,3]
 #           [--calls N] [--log 0|1] [--mem SIZE] [--out DIR] [--no-linux]
-#           [--opts "fuzz_mlock=1 ..."]
+#           [--hugepages N] [--opts "fuzz_mlock=1 ..."]
 #
 # Per seed, one boot of our kernel with the fuzz image and /init's leak check
 # (leakcheck=1), judged by tools/run-qemu.sh: no panic, the fuzzer completes,
 # no page leaked. On arm64 the same image (the glibc build) also boots on
 # Debian's Linux 6.12 (as tools/check-linux.sh does, with norandmaps) and
 # tools/fuzzcmp.py names the first divergence. Both kernels get the same
-# huge-page pool and THP policy, and fuzz_guard=0 (Linux 6.12 has no guard
-# regions). On MicroBlaze there is no Linux to compare with: survival only.
+# huge-page pool (--hugepages, default 8 of 2 MiB) and THP policy, and
+# fuzz_guard=0 (Linux 6.12 has no guard regions). On MicroBlaze there is no
+# Linux to compare with: survival only.
 #
 # Logs: DIR/<seed>.ours.log, DIR/<seed>.linux.log, DIR/<seed>.cmp
 # (default DIR build/fuzz/<target>). Ends with "fuzz: N seeds: ..." and
@@ -21,7 +22,7 @@
 set -u
 cd "$(dirname "$0")/.."
 
-arch=arm64 board= seeds=1 calls=10000 log= mem= out= linux=1 extra=
+arch=arm64 board= seeds=1 calls=10000 log= mem= out= linux=1 extra= hugepages=8
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--arch) arch=$2; shift 2 ;;
@@ -33,6 +34,7 @@ while [ $# -gt 0 ]; do
 	--out) out=$2; shift 2 ;;
 	--no-linux) linux=0; shift ;;
 	--opts) extra=$2; shift 2 ;;
+	--hugepages) hugepages=$2; shift 2 ;;
 	*) echo "fuzz.sh: unknown option $1" >&2; exit 2 ;;
 	esac
 done
@@ -41,7 +43,7 @@ if [ "$arch" = arm64 ]; then
 	target=arm64 mem=${mem:-512M} log=${log:-1}
 	image=build/linux-arm64/fuzz/initramfs.cpio
 	kvars="ARCH=arm64 MEM=$mem"
-	pool="hugepages=8 transparent_hugepage=madvise"
+	pool="hugepages=$hugepages transparent_hugepage=madvise"
 else
 	board=${board:-ml605} target=microblaze-$board mem=${mem:-128M} log=${log:-0} linux=0
 	image=build/$target/fuzz/initramfs.cpio

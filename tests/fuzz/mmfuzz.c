@@ -49,6 +49,11 @@
  *   pre=1 / fuzz_pre=1         print each system call ("> N nr args", raw) before
  *                              making it, and each touch, to find the call that
  *                              a kernel panic or a killed fuzzer never logged
+ *   oldlen0=0|1                mremap with old_size 0 (default 1; 0 keeps a known
+ *                              panic of our kernel from hiding others: README.md)
+ *   skip=a-b,c                 calls whose system calls are not made (ENOSYS):
+ *                              to reduce a failing run by hand
+ *   tap=0|1                    the closing TAP point (driver mode turns it off)
  *   freefix=0|1                after a successful MADV_FREE, MADV_DONTNEED the
  *                              same range so its contents are defined on every
  *                              kernel (default 1: Linux may keep lazily freed
@@ -140,9 +145,9 @@
 
 static struct {
 	unsigned long seed, calls, check, dump, from;
-	int log, mlock, selfdiscard, freefix, guard, pre, tap;
+	int log, mlock, selfdiscard, freefix, guard, pre, tap, oldlen0;
 	const char *seeds;
-} opt = { 1, 1000, 100, 1000, ~0UL, 1, 0, 0, 1, 1, 0, 1, NULL };
+} opt = { 1, 1000, 100, 1000, ~0UL, 1, 0, 0, 1, 1, 0, 1, 1, NULL };
 
 /* ---- PRNG (splitmix64): the same stream on every kernel --------------------- */
 
@@ -513,6 +518,36 @@ static void on_usr1(int sig)
 	do_touch();
 }
 
+/* skip=a-b,c,...: calls whose system calls are not made (they fail with
+ * ENOSYS), to cut a failing run down to the calls it needs. Touches and
+ * checkpoints still happen. */
+static unsigned long skip_lo[32], skip_hi[32];
+static int nskip;
+
+static void parse_skip(const char *v)
+{
+	while (*v && nskip < 32) {
+		char *end;
+
+		skip_lo[nskip] = strtoul(v, &end, 10);
+		if (end == v)
+			break;
+		skip_hi[nskip] = skip_lo[nskip];
+		if (*end == '-')
+			skip_hi[nskip] = strtoul(end + 1, &end, 10);
+		nskip++;
+		v = end + strspn(end, ",");
+	}
+}
+
+static int skipped(void)
+{
+	for (int i = 0; i < nskip; i++)
+		if (callno >= skip_lo[i] && callno <= skip_hi[i])
+			return 1;
+	return 0;
+}
+
 /* A system call; with pre=1 it is printed before it is made, so a run
  * that dies in the kernel shows what it was doing (raw arguments). */
 static long sc7(long nr, unsigned long a0, unsigned long a1, unsigned long a2, unsigned long a3,
@@ -520,6 +555,10 @@ static long sc7(long nr, unsigned long a0, unsigned long a1, unsigned long a2, u
 {
 	if (opt.pre)
 		say("> %06lu nr %ld 0x%lx 0x%lx 0x%lx 0x%lx 0x%lx 0x%lx", callno, nr, a0, a1, a2, a3, a4, a5);
+	if (nskip && skipped()) {
+		errno = ENOSYS;
+		return -1;
+	}
 	return syscall(nr, a0, a1, a2, a3, a4, a5);
 }
 #define SC_(nr, a0, a1, a2, a3, a4, a5, ...) sc7(nr, (unsigned long)(a0), (unsigned long)(a1), \
@@ -657,7 +696,7 @@ static void do_mremap(void)
 	case 4: nlen = chance(50) ? 0 : pages() * PAGE - 1 - rn(PAGE - 1); break;
 	default: nlen = chance(50) ? ~0UL & ~(PAGE - 1) : HPAGE * (1 + rn(3)); break;
 	}
-	if (chance(8))
+	if (chance(8) && opt.oldlen0)
 		len = 0;			/* a shared mapping duplicated (MAYMOVE), else EINVAL */
 	flags = (int)rn(8);			/* every combination of MAYMOVE|FIXED|DONTUNMAP */
 	if (chance(4))
@@ -966,6 +1005,8 @@ static void set_opt(const char *k, const char *v)
 	else if (!strcmp(k, "guard")) opt.guard = (int)n;
 	else if (!strcmp(k, "pre")) opt.pre = (int)n;
 	else if (!strcmp(k, "tap")) opt.tap = (int)n;
+	else if (!strcmp(k, "oldlen0")) opt.oldlen0 = (int)n;
+	else if (!strcmp(k, "skip")) parse_skip(v);
 	else if (!strcmp(k, "seeds")) opt.seeds = v;
 }
 

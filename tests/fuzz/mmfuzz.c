@@ -53,6 +53,8 @@
  *                              panic of our kernel from hiding others: README.md)
  *   skip=a-b,c                 calls whose system calls are not made (ENOSYS):
  *                              to reduce a failing run by hand
+ *   hugetlb=0|1                MAP_HUGETLB in the mix (default 1; the sizes are
+ *                              drawn either way, so the rest of the run is the same)
  *   tap=0|1                    the closing TAP point (driver mode turns it off)
  *   freefix=0|1                after a successful MADV_FREE, MADV_DONTNEED the
  *                              same range so its contents are defined on every
@@ -145,9 +147,9 @@
 
 static struct {
 	unsigned long seed, calls, check, dump, from;
-	int log, mlock, selfdiscard, freefix, guard, pre, tap, oldlen0;
+	int log, mlock, selfdiscard, freefix, guard, pre, tap, oldlen0, hugetlb;
 	const char *seeds;
-} opt = { 1, 1000, 100, 1000, ~0UL, 1, 0, 0, 1, 1, 0, 1, 1, NULL };
+} opt = { 1, 1000, 100, 1000, ~0UL, 1, 0, 0, 1, 1, 0, 1, 1, 1, NULL };
 
 /* ---- PRNG (splitmix64): the same stream on every kernel --------------------- */
 
@@ -417,6 +419,8 @@ static unsigned long win_len(unsigned long a)
  * kernel must refuse or that can touch nothing but the window. kind says
  * which bad shape it got (0: good).
  */
+static int walker;	/* set around gen_range() by madvise, mprotect and mlock */
+
 static int gen_range(unsigned long *pa, unsigned long *pl)
 {
 	unsigned long a = win_addr(), len = win_len(a);
@@ -432,7 +436,11 @@ static int gen_range(unsigned long *pa, unsigned long *pl)
 	case 3: *pl = ~0UL; return 4;
 	case 4: *pl = 0UL - a; return 5;			/* wraps exactly to 0 */
 	case 5: *pl = 0UL - a + PAGE; return 6;			/* wraps past 0 */
-	case 6: *pl = USER_END - a + PAGE * (1 + rn(4)); return 7; /* past user space */
+	case 6:	/* past user space: madvise and mprotect get a wrapping length
+		 * instead, as they apply to every VMA in the range (up to a hole,
+		 * for mprotect) before they fail: our stack would go with them */
+		*pl = walker ? 0UL - a + PAGE : USER_END - a + PAGE * (1 + rn(4));
+		return 7;
 	case 7: *pa = KADDR + rn(16) * PAGE; *pl = PAGE * (1 + rn(4)); return 8; /* kernel */
 #if defined(__LP64__)
 	case 8: *pa = USER_END - PAGE; *pl = 2 * PAGE; return 9; /* across the end */
@@ -621,7 +629,8 @@ static void do_mmap(void)
 	if (chance(2)) flags |= MAP_NONBLOCK;
 	if (opt.mlock && chance(3)) flags |= MAP_LOCKED;
 	if (chance(7)) {
-		flags |= MAP_HUGETLB;
+		if (opt.hugetlb)
+			flags |= MAP_HUGETLB;
 		if (chance(70) && a >= W_BASE && a < W_END) {	/* mostly aligned, so it can work */
 			a = a & ~(HPAGE - 1);
 			len = HPAGE * (1 + rn(2));
@@ -672,7 +681,9 @@ static void do_mprotect(void)
 	int prot = gen_prot(), err;
 	long r;
 
+	walker = 1;
 	gen_range(&a, &len);
+	walker = 0;
 	r = sys_ret(SC(SYS_mprotect, a, len, prot), &err);
 	lf(" mprotect");
 	la(a);
@@ -738,7 +749,9 @@ static void do_madvise(void)
 	int adv, err;
 	long r;
 
+	walker = 1;
 	gen_range(&a, &len);
+	walker = 0;
 	if (chance(5)) {	/* not an advice (100 and 101, HWPOISON and SOFT_OFFLINE, never) */
 		static const int bad[] = { 5, 6, 7, 26, 99, 104, 200, -1 };
 		adv = bad[rn(8)];
@@ -779,7 +792,9 @@ static void do_mlock(void)
 	int err, which = (int)rn(3);
 	long r;
 
+	walker = 1;
 	gen_range(&a, &len);
+	walker = 0;
 	if (which == 0)
 		r = sys_ret(SC(SYS_mlock, a, len), &err);
 	else if (which == 1)
@@ -1006,6 +1021,7 @@ static void set_opt(const char *k, const char *v)
 	else if (!strcmp(k, "pre")) opt.pre = (int)n;
 	else if (!strcmp(k, "tap")) opt.tap = (int)n;
 	else if (!strcmp(k, "oldlen0")) opt.oldlen0 = (int)n;
+	else if (!strcmp(k, "hugetlb")) opt.hugetlb = (int)n;
 	else if (!strcmp(k, "skip")) parse_skip(v);
 	else if (!strcmp(k, "seeds")) opt.seeds = v;
 }

@@ -7,7 +7,8 @@
 #                    Linux 6.12 and compares the logs; MicroBlaze (no Linux
 #                    to compare with) checks survival: no panic, no leak,
 #                    the fuzzer completes
-#   make fuzz-diff   the same, arm64, the check run's seeds (FUZZ_CHECK_SEEDS)
+#   make fuzz-diff [SEEDS=..] [CALLS=..]
+#                    arm64, ours against Linux, whatever ARCH says
 #   make fuzz-images just the images:
 #     FUZZ_TESTLIB_INITRAMFS  build/<USER_TARGET>/fuzz/initramfs.cpio: /init
 #                             (tests/user/init.c running only mmfuzz) and

@@ -32,7 +32,7 @@ user-linux: $(FUZZ_GLIBC_INITRAMFS)
 fuzz-images: $(FUZZ_TESTLIB_INITRAMFS) $(if $(filter arm64,$(ARCH)),$(FUZZ_GLIBC_INITRAMFS))
 
 fuzz:
-	@bash tools/fuzz.sh --arch $(ARCH) $(if $(BOARD),--board $(BOARD)) \
+	@bash tools/fuzz.sh --arch $(ARCH) $(if $(filter microblaze,$(ARCH)),--board $(BOARD)) \
 		$(if $(SEED),--seeds $(SEED)) $(if $(SEEDS),--seeds $(SEEDS)) $(if $(CALLS),--calls $(CALLS))
 
 fuzz-diff:

@@ -57,6 +57,7 @@ gdb-multiarch                       gdb-multiarch
 dpkg-deb                            dpkg
 clang                               clang
 /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-$(uname -m).a  libclang-rt-14-dev
+python3                             python3
 "
 
 # Print the packages (one per line, no duplicates) whose check fails.

@@ -187,4 +187,6 @@ $(USER_LINUX_INITRAMFS): $(addprefix $(USER_LINUX_BUILD)/stripped/,init $(USER_T
 	@bash tools/mkinitramfs.sh $@ /init=$(USER_LINUX_BUILD)/stripped/init \
 		$(foreach t,$(USER_TESTS),/bin/$(t)=$(USER_LINUX_BUILD)/stripped/$(t)) /bin/bad-elf=$(USER_LINUX_BUILD)/bad-elf
 
+include tests/fuzz/fuzz.mk
+
 .DEFAULT_GOAL := $(if $(_user_saved_goal),$(_user_saved_goal),$(if $(filter tests/user/user.mk,$(firstword $(MAKEFILE_LIST))),user))

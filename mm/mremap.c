@@ -237,7 +237,8 @@ static long mremap_grow_in_place(struct mm *mm, struct vma *v, unsigned long old
 	unsigned long delta = new_len - old_len;
 	struct vma *grown;
 
-	if (old + old_len != v->end || v->end > TASK_SIZE - delta || mm_range_mapped(mm, v->end, v->end + delta))
+	if (old + old_len != v->end || delta > TASK_SIZE || v->end > TASK_SIZE - delta ||
+	    mm_range_mapped(mm, v->end, v->end + delta))	/* EW-6: no end past the top */
 		return 1;
 	grown = vma_insert(mm, v->end, v->end + delta, v->flags, v->name, vma_offset_at(v, v->end));
 	if (!grown)

@@ -194,6 +194,14 @@ static void test_mremap(void)
 	tap_ok(r == MAP_FAILED && errno == EFAULT,
 	       "EW-6: growing an old range that wraps: EFAULT (it is not inside one VMA) (errno %d)", errno);
 	errno = 0;
+	r = mremap(p + PAGE, PAGE, -(ul)PAGE, MREMAP_MAYMOVE);
+	tap_ok(r == MAP_FAILED && errno == ENOMEM,
+	       "EW-6: growing the last page to a new length whose end wraps: ENOMEM (errno %d)", errno);
+	errno = 0;
+	r = mremap(p + PAGE, PAGE, -(ul)PAGE, 0);
+	tap_ok(r == MAP_FAILED && errno == ENOMEM,
+	       "EW-6: the same without MREMAP_MAYMOVE: ENOMEM (errno %d)", errno);
+	errno = 0;
 	r = mremap(p, 2 * PAGE, -(ul)dst, MREMAP_MAYMOVE | MREMAP_FIXED, dst);
 	tap_ok(r == MAP_FAILED && errno == EINVAL, "EW-6: a new range that ends at the top: EINVAL (errno %d)", errno);
 	errno = 0;

@@ -335,14 +335,15 @@ static struct memfd *fd_memfd(unsigned long ufd, long *err)
 	return f->priv;
 }
 
-long sys_ftruncate(const unsigned long *a)
+/* ftruncate(fd, length), with a 64-bit length on every arch. */
+long memfd_ftruncate(unsigned long fd, s64 len)
 {
-	long len = (long)a[1], err = -EBADF;
+	long err = -EBADF;
 	struct memfd *m;
 
 	if (len < 0)
 		return -EINVAL;
-	m = fd_memfd(a[0], &err);
+	m = fd_memfd(fd, &err);
 	if (!m)
 		return err;
 	if ((u64)len / PAGE_SIZE >= MEMFD_MAX_PAGES)
@@ -355,12 +356,12 @@ long sys_ftruncate(const unsigned long *a)
  * fallocate(fd, mode, offset, len): mode 0 allocates the range and extends
  * the size, FALLOC_FL_KEEP_SIZE only allocates, FALLOC_FL_PUNCH_HOLE |
  * FALLOC_FL_KEEP_SIZE frees it. The checks come in vfs_fallocate()'s order.
+ * offset and len are 64-bit on every arch (32-bit arches pass each in a
+ * register pair: their table's adapter joins them).
  */
-long sys_fallocate(const unsigned long *a)
+long memfd_fallocate(int fd, int mode, s64 off, s64 len)
 {
 	struct proc *p = current_proc();
-	int mode = arg_int(a[1]), fd = arg_int(a[0]);
-	long off = (long)a[2], len = (long)a[3];
 	struct file *f;
 	struct memfd *m;
 	u64 end;
@@ -386,11 +387,9 @@ long sys_fallocate(const unsigned long *a)
 	if (mode & ~(FALLOC_FL_KEEP_SIZE | FALLOC_FL_PUNCH_HOLE))
 		return -EOPNOTSUPP;	/* shmem supports only these */
 	m = f->priv;
-	if (off + len < off)
+	if (off > INT64_MAX - len)
 		return -EFBIG;
 	end = (u64)off + (u64)len;
-	if ((end + PAGE_SIZE - 1) / PAGE_SIZE > MEMFD_MAX_PAGES)
-		return -EFBIG;
 	if (mode & FALLOC_FL_PUNCH_HOLE) {
 		u64 first, last;
 
@@ -409,10 +408,21 @@ long sys_fallocate(const unsigned long *a)
 			memfd_zero(m, last * PAGE_SIZE, end - last * PAGE_SIZE);
 		return 0;
 	}
+	/* Linux's limit is the file system's maximum size; ours is smaller, and
+	 * only allocation reaches it (a hole past the data frees nothing). */
+	if ((end + PAGE_SIZE - 1) / PAGE_SIZE > MEMFD_MAX_PAGES)
+		return -EFBIG;
 	for (u64 i = (u64)off / PAGE_SIZE; i < (end + PAGE_SIZE - 1) / PAGE_SIZE; i++)
 		if (!memfd_page_alloc(m, i))
 			return -ENOSPC;
 	if (!(mode & FALLOC_FL_KEEP_SIZE) && end > m->size)
 		memfd_set_size(m, end);
 	return 0;
+}
+
+long sys_ftruncate(const unsigned long *a) { return memfd_ftruncate(a[0], (long)a[1]); }
+
+long sys_fallocate(const unsigned long *a)
+{
+	return memfd_fallocate(arg_int(a[0]), arg_int(a[1]), (long)a[2], (long)a[3]);
 }

@@ -21,4 +21,8 @@ struct vma_file *memfd_vma_file(struct file *f, const char **name);
 struct page;
 void memfd_for_each_page(void (*fn)(struct page *pg, void *arg), void *arg);
 
+/* ftruncate and fallocate with their 64-bit lengths and offsets (memfd.c). */
+long memfd_ftruncate(unsigned long fd, s64 len);
+long memfd_fallocate(int fd, int mode, s64 off, s64 len);
+
 #endif

@@ -1,7 +1,9 @@
 /*
  * pkeys.c - memory protection keys on a CPU without them, as Linux 6.12
  * behaves on arm64 without FEAT_POE (measured on Debian's kernel by
- * tests/selftests/mm_probe.c):
+ * tests/selftests/mm_probe.c), with what differs per arch in
+ * <asm/pkeys.h> (MicroBlaze: Linux's generic no-pkeys answers, where
+ * pkey_free refuses key 0 too):
  *   pkey_alloc(flags, rights): EINVAL for any flag or unknown rights bit,
  *       else ENOSPC (no key can be handed out);
  *   pkey_free(key): key 0 is allocated in every new address space and may
@@ -17,9 +19,8 @@
 #include "mm.h"
 #include "errno.h"
 #include "mman.h"
+#include <asm/pkeys.h>
 
-#define PKEY_ACCESS_MASK	0xful	/* DISABLE_ACCESS, _WRITE, _EXECUTE, _READ (arm64) */
-#define ARCH_MAX_PKEY		8	/* arm64's POE register has 8 keys */
 
 static bool pkey_allocated(const struct mm *mm, long key)
 {
@@ -30,7 +31,7 @@ long sys_pkey_alloc(const unsigned long *a)
 {
 	if (a[0])
 		return -EINVAL;
-	if (a[1] & ~PKEY_ACCESS_MASK)
+	if (a[1] & ~ARCH_PKEY_ACCESS_MASK)
 		return -EINVAL;
 	return -ENOSPC;
 }
@@ -40,7 +41,7 @@ long sys_pkey_free(const unsigned long *a)
 	struct mm *mm = current_proc()->mm;
 	long key = arg_int(a[0]);
 
-	if (key < 0 || key >= ARCH_MAX_PKEY || !pkey_allocated(mm, key))
+	if (!ARCH_PKEY0_FREEABLE || key < 0 || key >= ARCH_MAX_PKEY || !pkey_allocated(mm, key))
 		return -EINVAL;
 	mm->pkeys_freed |= 1u << key;
 	return 0;

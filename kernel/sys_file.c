@@ -212,25 +212,53 @@ long sys_close(const unsigned long *a)
 #define SEEK_CUR 1
 #define SEEK_END 2
 
-long sys_lseek(const unsigned long *a)
+/* Move fd's offset; the new offset goes to *pos. */
+static long do_lseek(unsigned long fd, s64 off, unsigned whence, s64 *pos)
 {
-	struct file *f = fd_get(a[0]);
-	long off = (long)a[1], base;
+	struct file *f = fd_get(fd);
+	s64 base;
 
 	if (!f)
 		return -EBADF;
 	if ((f->st.mode & S_IFMT) == S_IFCHR)
 		return -ESPIPE;
-	switch (arg_uint(a[2])) {
+	switch (whence) {
 	case SEEK_SET: base = 0; break;
-	case SEEK_CUR: base = (long)f->off; break;
-	case SEEK_END: base = (long)f->size; break;
+	case SEEK_CUR: base = (s64)f->off; break;
+	case SEEK_END: base = (s64)f->size; break;
 	default: return -EINVAL;
 	}
 	if (base + off < 0)
 		return -EINVAL;
 	f->off = (u64)(base + off);
-	return (long)f->off;
+	*pos = (s64)f->off;
+	return 0;
+}
+
+/*
+ * lseek(fd, offset, whence). The offset is a long: on a 32-bit arch a
+ * position that does not fit gives EOVERFLOW (and the offset is moved
+ * all the same, as Linux does).
+ */
+long sys_lseek(const unsigned long *a)
+{
+	s64 pos;
+	long rc = do_lseek(a[0], (long)a[1], arg_uint(a[2]), &pos);
+
+	if (rc)
+		return rc;
+	return pos == (long)pos ? (long)pos : -EOVERFLOW;
+}
+
+/* _llseek(fd, offset_high, offset_low, loff_t *result, whence): 32-bit arches. */
+long sys_llseek(const unsigned long *a)
+{
+	s64 pos;
+	long rc = do_lseek(a[0], (s64)(((u64)(u32)a[1] << 32) | (u32)a[2]), arg_uint(a[4]), &pos);
+
+	if (rc)
+		return rc;
+	return copy_to_user((void *)a[3], &pos, sizeof(pos)) ? -EFAULT : 0;
 }
 
 long sys_fstat(const unsigned long *a)

@@ -173,13 +173,14 @@ long sys_set_tid_address(const unsigned long *a)
 long sys_set_robust_list(const unsigned long *a) { (void)a; return 0; }
 long sys_rseq(const unsigned long *a) { (void)a; return -ENOSYS; }
 
-/* prlimit64(pid, resource, new, old): read and set this process's limits. */
-long sys_prlimit64(const unsigned long *a)
+/*
+ * The limit of resource res of process pid (0: the caller): *old gets the
+ * limit before the change when old is not NULL; *new, when not NULL,
+ * replaces it. The checks are prlimit64's, in Linux's order.
+ */
+static long do_prlimit(int pid, unsigned res, const u64 *new, u64 *old)
 {
 	struct proc *p = current_proc();
-	int pid = arg_int(a[0]);
-	unsigned res = arg_uint(a[1]);
-	u64 lim[2];
 
 	if (pid && pid != p->pid) {
 		p = proc_find(pid);
@@ -188,17 +189,64 @@ long sys_prlimit64(const unsigned long *a)
 	}
 	if (res >= RLIM_NLIMITS)
 		return -EINVAL;
-	if (a[2] && copy_from_user(lim, (const void *)a[2], sizeof(lim)))
-		return -EFAULT;
-	if (a[2] && lim[0] > lim[1])
+	if (new && new[0] > new[1])
 		return -EINVAL;
-	if (a[3] && copy_to_user((void *)a[3], &p->rlim[res], sizeof(lim)))
-		return -EFAULT;
-	if (a[2]) {
-		p->rlim[res].cur = lim[0];
-		p->rlim[res].max = lim[1];	/* we run as root: raising max is allowed */
+	if (old) {
+		old[0] = p->rlim[res].cur;
+		old[1] = p->rlim[res].max;
+	}
+	if (new) {
+		p->rlim[res].cur = new[0];
+		p->rlim[res].max = new[1];	/* we run as root: raising max is allowed */
 	}
 	return 0;
+}
+
+/* prlimit64(pid, resource, new, old): read and set a process's limits. */
+long sys_prlimit64(const unsigned long *a)
+{
+	u64 lim[2], prev[2];
+	long rc;
+
+	if (a[2] && copy_from_user(lim, (const void *)a[2], sizeof(lim)))
+		return -EFAULT;
+	rc = do_prlimit(arg_int(a[0]), arg_uint(a[1]), a[2] ? lim : NULL, prev);
+	if (rc == 0 && a[3] && copy_to_user((void *)a[3], prev, sizeof(prev)))
+		return -EFAULT;
+	return rc;
+}
+
+/*
+ * The 32-bit arches' getrlimit (MicroBlaze: ugetrlimit) and setrlimit take
+ * struct rlimit of two unsigned longs, where ~0ul is RLIM_INFINITY. A
+ * 64-bit limit too large for it reads as RLIM_INFINITY, and RLIM_INFINITY
+ * written becomes the 64-bit infinity, as Linux converts them.
+ */
+#define RLIM_INFINITY_UL	(~0ul)
+
+long sys_getrlimit(const unsigned long *a)
+{
+	u64 lim[2];
+	unsigned long ul[2];
+	long rc = do_prlimit(0, arg_uint(a[0]), NULL, lim);
+
+	if (rc)
+		return rc;
+	for (int i = 0; i < 2; i++)
+		ul[i] = lim[i] >= RLIM_INFINITY_UL ? RLIM_INFINITY_UL : (unsigned long)lim[i];
+	return copy_to_user((void *)a[1], ul, sizeof(ul)) ? -EFAULT : 0;
+}
+
+long sys_setrlimit(const unsigned long *a)
+{
+	unsigned long ul[2];
+	u64 lim[2];
+
+	if (copy_from_user(ul, (const void *)a[1], sizeof(ul)))
+		return -EFAULT;
+	for (int i = 0; i < 2; i++)
+		lim[i] = ul[i] == RLIM_INFINITY_UL ? ~0ull : ul[i];
+	return do_prlimit(0, arg_uint(a[0]), lim, NULL);
 }
 
 long sys_getrusage(const unsigned long *a)
@@ -327,15 +375,58 @@ struct timespec_user {
 	long sec, nsec;
 };
 
-long sys_clock_gettime(const unsigned long *a)
-{
-	u64 ns = ktime_ns();
-	struct timespec_user ts = { (long)(ns / 1000000000), (long)(ns % 1000000000) };
+/*
+ * struct __kernel_timespec: the 64-bit time of the *_time64 calls of
+ * 32-bit arches (on a 64-bit arch it is struct timespec itself). As on
+ * Linux, a 32-bit kernel reads only the low half of tv_nsec.
+ */
+struct timespec64_user {
+	s64 sec, nsec;
+};
 
+/* A timespec of either width, read from or written to user memory. */
+static long get_timespec(const void *uts, bool t64, s64 *sec, long *nsec)
+{
+	if (t64) {
+		struct timespec64_user ts;
+
+		if (copy_from_user(&ts, uts, sizeof(ts)))
+			return -EFAULT;
+		*sec = ts.sec;
+		*nsec = (long)ts.nsec;
+	} else {
+		struct timespec_user ts;
+
+		if (copy_from_user(&ts, uts, sizeof(ts)))
+			return -EFAULT;
+		*sec = ts.sec;
+		*nsec = ts.nsec;
+	}
+	return 0;
+}
+
+static long put_timespec_ns(void *uts, bool t64, u64 ns)
+{
+	if (t64) {
+		struct timespec64_user ts = { (s64)(ns / 1000000000), (s64)(ns % 1000000000) };
+
+		return copy_to_user(uts, &ts, sizeof(ts)) ? -EFAULT : 0;
+	} else {
+		struct timespec_user ts = { (long)(ns / 1000000000), (long)(ns % 1000000000) };
+
+		return copy_to_user(uts, &ts, sizeof(ts)) ? -EFAULT : 0;
+	}
+}
+
+static long do_clock_gettime(const unsigned long *a, bool t64)
+{
 	if (arg_uint(a[0]) > 11)
 		return -EINVAL;
-	return copy_to_user((void *)a[1], &ts, sizeof(ts)) ? -EFAULT : 0;
+	return put_timespec_ns((void *)a[1], t64, ktime_ns());
 }
+
+long sys_clock_gettime(const unsigned long *a) { return do_clock_gettime(a, false); }
+long sys_clock_gettime64(const unsigned long *a) { return do_clock_gettime(a, true); }
 
 long sys_gettimeofday(const unsigned long *a)
 {
@@ -347,15 +438,17 @@ long sys_gettimeofday(const unsigned long *a)
 	return 0;
 }
 
-/* Sleep until ktime reaches 'until'; -EINTR (with the time left) on a signal. */
-static long sleep_until(u64 until, unsigned long urem)
+/*
+ * Sleep until ktime reaches 'until'; -EINTR on a signal, with the time left
+ * written to urem (a timespec of the given width) when it is not 0.
+ */
+static long sleep_until(u64 until, unsigned long urem, bool t64)
 {
 	while (ktime_ns() < until) {
 		if (sleep_on(&sleep_until, until) == -EINTR) {
 			u64 left = until > ktime_ns() ? until - ktime_ns() : 0;
-			struct timespec_user rem = { (long)(left / 1000000000), (long)(left % 1000000000) };
 
-			if (urem && copy_to_user((void *)urem, &rem, sizeof(rem)))
+			if (urem && put_timespec_ns((void *)urem, t64, left))
 				return -EFAULT;
 			return -EINTR;
 		}
@@ -363,31 +456,44 @@ static long sleep_until(u64 until, unsigned long urem)
 	return 0;
 }
 
+/* A valid sleep request (Linux's timespec64_valid), in nanoseconds. */
+static long sleep_request(const void *uts, bool t64, u64 *ns)
+{
+	s64 sec;
+	long nsec;
+	long rc = get_timespec(uts, t64, &sec, &nsec);
+
+	if (rc)
+		return rc;
+	if (sec < 0 || nsec < 0 || nsec >= 1000000000)
+		return -EINVAL;
+	*ns = (u64)sec * 1000000000 + (u64)nsec;
+	return 0;
+}
+
 long sys_nanosleep(const unsigned long *a)
 {
-	struct timespec_user ts;
+	u64 ns;
+	long rc = sleep_request((const void *)a[0], false, &ns);
 
-	if (copy_from_user(&ts, (const void *)a[0], sizeof(ts)))
-		return -EFAULT;
-	if (ts.sec < 0 || ts.nsec < 0 || ts.nsec >= 1000000000)
-		return -EINVAL;
-	return sleep_until(ktime_ns() + (u64)ts.sec * 1000000000 + (u64)ts.nsec, a[1]);
+	return rc ? rc : sleep_until(ktime_ns() + ns, a[1], false);
 }
 
-long sys_clock_nanosleep(const unsigned long *a)
+static long do_clock_nanosleep(const unsigned long *a, bool t64)
 {
-	struct timespec_user ts;
 	u64 when;
+	long rc = sleep_request((const void *)a[2], t64, &when);
+	bool abs = arg_int(a[1]) & 1;	/* TIMER_ABSTIME */
 
-	if (copy_from_user(&ts, (const void *)a[2], sizeof(ts)))
-		return -EFAULT;
-	if (ts.sec < 0 || ts.nsec < 0 || ts.nsec >= 1000000000)
-		return -EINVAL;
-	when = (u64)ts.sec * 1000000000 + (u64)ts.nsec;
-	if (!(arg_int(a[1]) & 1))	/* not TIMER_ABSTIME */
+	if (rc)
+		return rc;
+	if (!abs)
 		when += ktime_ns();
-	return sleep_until(when, (arg_int(a[1]) & 1) ? 0 : a[3]);
+	return sleep_until(when, abs ? 0 : a[3], t64);
 }
+
+long sys_clock_nanosleep(const unsigned long *a) { return do_clock_nanosleep(a, false); }
+long sys_clock_nanosleep_time64(const unsigned long *a) { return do_clock_nanosleep(a, true); }
 
 long sys_getrandom(const unsigned long *a)
 {

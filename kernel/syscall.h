@@ -52,7 +52,8 @@ long syscall_dispatch(unsigned long nr, const unsigned long *a);
 	X(rt_sigreturn) X(rt_sigpending) X(rt_sigsuspend) X(sigaltstack) X(brk) X(mmap) X(munmap) X(mprotect)           \
 	X(madvise) X(mremap) X(mseal) X(reboot) X(mount) X(sysinfo)                   \
 	X(memfd_create) X(ftruncate) X(fallocate) X(pkey_alloc) X(pkey_free)           \
-	X(pkey_mprotect)
+	X(pkey_mprotect) X(getrlimit) X(setrlimit) X(clock_gettime64)                  \
+	X(clock_nanosleep_time64) X(llseek)
 
 #define DECLARE_SYS(name) long sys_##name(const unsigned long *a);
 SYSCALLS(DECLARE_SYS)

@@ -27,6 +27,15 @@ void mb_tlb_census(unsigned *valid, unsigned *huge);
 
 /* Special registers. */
 #define mfs(reg) ({ u32 _v; __asm__ volatile("mfs %0, " #reg : "=r"(_v)); _v; })
+#define mts(reg, v) __asm__ volatile("mts " #reg ", %0" :: "r"((u32)(v)))
+
+/* FSR, the FPU status register: sticky flags, set by the FPU (UG984). */
+#define FSR_DO	0x01	/* denormalized operand */
+#define FSR_UF	0x02	/* underflow */
+#define FSR_OF	0x04	/* overflow */
+#define FSR_DZ	0x08	/* divide by zero */
+#define FSR_IO	0x10	/* invalid operation */
+#define FSR_FLAGS	0x1f
 
 static inline void mb_irq_disable(void)
 {

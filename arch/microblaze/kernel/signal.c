@@ -13,6 +13,7 @@
 #include "uaccess.h"
 #include <asm/ptrace.h>
 #include <asm/mmu.h>
+#include "mb.h"
 
 /* Linux's 32-bit siginfo: three ints, then the union, 128 bytes. */
 struct siginfo_user {
@@ -90,6 +91,7 @@ bool arch_setup_frame(struct proc *p, struct pt_regs *regs, int sig, const struc
 	sc->msr = regs->msr;
 	sc->ear = regs->ear;
 	sc->esr = regs->esr;
+	sc->fsr = mfs(rfsr);	/* the process's FPU status (live: the kernel never uses the FPU) */
 	sc->oldmask = (u32)blocked;
 	f.tramp[0] = 0x318000ad;	/* addik r12, r0, 173 */
 	f.tramp[1] = 0xb9cc0008;	/* brki r14, 0x8 */
@@ -109,19 +111,22 @@ bool arch_setup_frame(struct proc *p, struct pt_regs *regs, int sig, const struc
  * rt_sigreturn: the handler has returned through the trampoline, so r1 is
  * the frame again. Restore the general registers and the resume address
  * (word aligned: QEMU aborts on a misaligned PC); of the MSR only the
- * carry is the user's, the rest stays as the kernel keeps it.
+ * carry is the user's, the rest stays as the kernel keeps it. The FPU
+ * status comes back from the frame's fsr (its five flag bits): the one
+ * way a user program can change FSR, which mts forbids in user mode.
  */
 bool arch_sigreturn(struct proc *p, struct pt_regs *regs, u64 *blocked)
 {
 	static struct rt_sigframe f;
 	const struct sigcontext_user *sc = &f.uc.mcontext;
 
-	(void)p;
 	if (!IS_ALIGNED(regs->r[1], 4) || copy_from_user(&f, (const void *)regs->r[1], sizeof(f)))
 		return false;
 	memcpy(&regs->r[1], &sc->r[1], sizeof(regs->r) - sizeof(regs->r[0]));
 	regs->pc = sc->pc & ~3u;
 	regs->msr = (regs->msr & ~MSR_C) | (sc->msr & MSR_C);
+	p->ctx.fsr_base = sc->fsr & FSR_FLAGS;
+	mts(rfsr, p->ctx.fsr_base);
 	*blocked = sigset_user(f.uc.uc_sigmask);
 	return true;
 }

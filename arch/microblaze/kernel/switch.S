@@ -13,7 +13,8 @@
  * top in mb_kstack_top, where entry.S (in real mode) looks for the stack of
  * an exception taken from user mode. Interrupts are masked: the kernel
  * only switches from code that runs with them off. MSR needs no saving:
- * the carry is not preserved across calls by the C ABI.
+ * the carry is not preserved across calls by the C ABI. The FPU status
+ * register (FSR) is the process's own: saved in old, loaded from new.
  */
 	.globl	arch_switch
 arch_switch:
@@ -23,6 +24,10 @@ arch_switch:
 	.irp	n, 22,23,24,25,26,27,28,29,30,31
 	swi	r\n, r5, CTX_R22 + 4 * (\n - 22)
 	.endr
+	mfs	r3, rfsr
+	swi	r3, r5, CTX_FSR
+	lwi	r3, r6, CTX_FSR
+	mts	rfsr, r3
 	lwi	r3, r6, CTX_KSTACK_TOP
 	swi	r3, r0, mb_kstack_top
 	lwi	r1, r6, CTX_R1

@@ -9,12 +9,19 @@
  *   fork, vfork  clone(SIGCHLD, 0) (vfork copies too: a valid vfork);
  *   clone        CLONE_BACKWARDS3 order: flags, newsp, stack_size,
  *                parent_tid, child_tid, tls;
- *   mmap2        the offset counts 4 KiB pages.
+ *   mmap2        the offset counts 4 KiB pages;
+ *   ftruncate64, fallocate
+ *                a 64-bit argument takes two registers, in the order the C
+ *                ABI gives a long long (high word first on big-endian,
+ *                low word first on little-endian) and without alignment
+ *                to an even register, as glibc passes them.
  * Calls with a 32-bit time_t (nanosleep, clock_gettime, ...) need none:
- * the handlers' "long" is 32 bits here.
+ * the handlers' "long" is 32 bits here; the *_time64 calls have handlers
+ * of their own (struct __kernel_timespec).
  */
 #include "syscall.h"
 #include "signal.h"
+#include "memfd.h"
 
 #define SYS(nr, name) [nr] = { sys_##name, #name }
 #define ADAPT(nr, fn, name) [nr] = { fn, name }
@@ -47,6 +54,28 @@ static long mb_mmap2(const unsigned long *a)
 	return sys_mmap(args);
 }
 
+/* The 64-bit value in the register pair a[0], a[1] (see above). */
+static s64 arg_pair(const unsigned long *a)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	return (s64)(((u64)(u32)a[1] << 32) | (u32)a[0]);
+#else
+	return (s64)(((u64)(u32)a[0] << 32) | (u32)a[1]);
+#endif
+}
+
+/* ftruncate64(fd, length): length in r6/r7. */
+static long mb_ftruncate64(const unsigned long *a)
+{
+	return memfd_ftruncate(a[0], arg_pair(&a[1]));
+}
+
+/* fallocate(fd, mode, offset, len): offset in r7/r8, len in r9/r10. */
+static long mb_fallocate(const unsigned long *a)
+{
+	return memfd_fallocate(arg_int(a[0]), arg_int(a[1]), arg_pair(&a[2]), arg_pair(&a[4]));
+}
+
 const struct syscall_entry arch_syscalls[] = {
 	SYS(1, exit),
 	ADAPT(2, mb_fork, "fork"),
@@ -67,6 +96,7 @@ const struct syscall_entry arch_syscalls[] = {
 	SYS(54, ioctl),
 	SYS(55, fcntl),
 	SYS(64, getppid),
+	SYS(75, setrlimit),
 	SYS(77, getrusage),
 	SYS(78, gettimeofday),
 	SYS(88, reboot),
@@ -78,6 +108,7 @@ const struct syscall_entry arch_syscalls[] = {
 	ADAPT(120, mb_clone, "clone"),
 	SYS(122, uname),
 	SYS(125, mprotect),
+	ADAPT(140, sys_llseek, "_llseek"),
 	SYS(145, readv),
 	SYS(146, writev),
 	SYS(158, sched_yield),
@@ -91,7 +122,9 @@ const struct syscall_entry arch_syscalls[] = {
 	SYS(183, getcwd),
 	SYS(186, sigaltstack),
 	ADAPT(190, mb_fork, "vfork"),
+	ADAPT(191, sys_getrlimit, "ugetrlimit"),
 	ADAPT(192, mb_mmap2, "mmap2"),
+	ADAPT(194, mb_ftruncate64, "ftruncate64"),
 	SYS(197, fstat),		/* fstat64: struct stat64 */
 	SYS(199, getuid),		/* getuid32 */
 	SYS(200, getgid),		/* getgid32 */
@@ -111,12 +144,18 @@ const struct syscall_entry arch_syscalls[] = {
 	SYS(305, readlinkat),
 	SYS(307, faccessat),
 	SYS(311, set_robust_list),
+	ADAPT(324, mb_fallocate, "fallocate"),
 	SYS(342, dup3),
 	SYS(343, pipe2),
 	SYS(370, prlimit64),
 	SYS(385, getrandom),
 	SYS(386, memfd_create),
+	SYS(395, pkey_mprotect),
+	SYS(396, pkey_alloc),
+	SYS(397, pkey_free),
 	SYS(400, rseq),
+	SYS(403, clock_gettime64),
+	SYS(407, clock_nanosleep_time64),
 	SYS(462, mseal),
 };
 

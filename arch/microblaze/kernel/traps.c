@@ -21,6 +21,7 @@
 #include "signal.h"
 #include "errno.h"
 #include "mb.h"
+#include "uaccess.h"
 #include <asm/ptrace.h>
 #include <asm/extable.h>
 #include <asm/memlayout.h>
@@ -28,6 +29,10 @@
 /* si_code values beyond kernel/signal.h's (Linux's numbers). */
 #define ILL_PRVOPC	5
 #define FPE_INTDIV	1
+#define FPE_FLTDIV	3
+#define FPE_FLTOVF	4
+#define FPE_FLTUND	5
+#define FPE_FLTRES	6
 #define FPE_FLTINV	7
 #define BUS_ADRERR	2
 #define TRAP_BRKPT	1
@@ -156,6 +161,59 @@ static void user_syscall(struct pt_regs *regs)
 }
 
 /*
+ * An unaligned user load or store (EC_UNALIGNED), done here as Linux's
+ * MicroBlaze port does it: ESR says the width (W: a word, else a
+ * halfword), the direction (S) and the register (Rx); the bytes at EAR are
+ * moved one by one through the user copies, so a page that is not there
+ * yet is faulted in like any user access, and the value is in the CPU's
+ * byte order. r0 is never written. Returns 0 with the frame resuming after
+ * the access (r17 already points past it; in a delay slot, at the branch's
+ * target, BTR), or the address space's -SEGV_MAPERR/-SEGV_ACCERR when the
+ * bytes cannot be reached.
+ */
+static int emulate_unaligned(struct proc *p, struct pt_regs *regs)
+{
+	unsigned rx = (regs->esr & ESR_RX_MASK) >> ESR_RX_SHIFT;
+	size_t n = (regs->esr & ESR_W) ? 4 : 2;
+	bool store = regs->esr & ESR_S;
+	u32 val = regs->r[rx];
+	u16 half = (u16)val;
+	u8 *k = n == 4 ? (u8 *)&val : (u8 *)&half;
+
+	for (size_t i = 0; i < n; i++) {
+		unsigned long at = regs->ear + i;
+		long rc = store ? copy_to_user((void *)at, &k[i], 1) : copy_from_user(&k[i], (const void *)at, 1);
+
+		if (rc) {
+			rc = at < USER_VA_END ? mm_fault(p->mm, at, store ? FAULT_WRITE : FAULT_READ) :
+						-SEGV_MAPERR;
+			return rc == -SEGV_ACCERR ? -SEGV_ACCERR : -SEGV_MAPERR;
+		}
+	}
+	if (!store && rx != 0)
+		regs->r[rx] = n == 4 ? val : half;
+	if (regs->esr & ESR_DS)
+		regs->pc = regs->btr;
+	return 0;
+}
+
+/* The SIGFPE si_code for the FSR bits an FPU exception set (Linux's order). */
+static int fpe_code(u32 fsr)
+{
+	if (fsr & FSR_IO)
+		return FPE_FLTINV;
+	if (fsr & FSR_OF)
+		return FPE_FLTOVF;
+	if (fsr & FSR_UF)
+		return FPE_FLTUND;
+	if (fsr & FSR_DZ)
+		return FPE_FLTDIV;
+	if (fsr & FSR_DO)
+		return FPE_FLTRES;
+	return 0;
+}
+
+/*
  * A hardware exception from user mode. An MMU fault goes to the address
  * space first; what it cannot resolve, and every other cause, becomes a
  * signal forced on the process with Linux's si_code and si_addr. For the
@@ -183,12 +241,17 @@ static void user_hw_exception(struct pt_regs *regs)
 		signal_force(p, &si);
 		return;
 	}
+	if (ec == EC_UNALIGNED) {
+		rc = emulate_unaligned(p, regs);
+		if (rc == 0)
+			return;
+		si.signo = SIGSEGV;
+		si.code = -rc;
+		signal_force(p, &si);
+		return;
+	}
 	regs->pc = (regs->esr & ESR_DS) ? regs->btr : regs->pc - 4;
 	switch (ec) {
-	case EC_UNALIGNED:
-		si.signo = SIGBUS;
-		si.code = BUS_ADRALN;
-		break;
 	case EC_IBUS:
 	case EC_DBUS:
 		si.signo = SIGBUS;
@@ -200,9 +263,12 @@ static void user_hw_exception(struct pt_regs *regs)
 		si.addr = regs->pc;
 		break;
 	case EC_FPU:
+		/* the cause is in FSR's new bits; cleared for the next one, as Linux does */
 		si.signo = SIGFPE;
-		si.code = FPE_FLTINV;
+		si.code = fpe_code(mfs(rfsr) & ~p->ctx.fsr_base);
 		si.addr = regs->pc;
+		mts(rfsr, 0);
+		p->ctx.fsr_base = 0;
 		break;
 	case EC_PRIVILEGED:
 		si.signo = SIGILL;

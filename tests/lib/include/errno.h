@@ -36,6 +36,7 @@ extern int errno;
 #define ERANGE  34
 #define ENAMETOOLONG 36
 #define ENOSYS  38
+#define EOVERFLOW 75
 #define EOPNOTSUPP 95
 #define EWOULDBLOCK EAGAIN
 

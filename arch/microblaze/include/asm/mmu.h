@@ -24,6 +24,9 @@
 #define ESR_EC_MASK       0x1f
 #define ESR_DS            0x1000   /* the exception was in a delay slot (use BTR) */
 #define ESR_S             0x400    /* data storage / data TLB miss / unaligned: a store */
+#define ESR_W             0x800    /* unaligned: a word access (else a halfword) */
+#define ESR_RX_SHIFT      5        /* unaligned: the register loaded or stored, ESR[26:22] */
+#define ESR_RX_MASK       0x3e0
 #define EC_UNALIGNED      0x01
 #define EC_ILLEGAL_OPCODE 0x02
 #define EC_IBUS           0x03

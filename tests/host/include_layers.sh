@@ -32,6 +32,7 @@ kernel/proc.h|<asm/context.h>
 kernel/proc.h|<asm/ptrace.h>
 drivers/arm_arch_timer.c|"arch_arm64.h"
 drivers/gic_v3.c|"arch_arm64.h"
+kernel/pkeys.c|<asm/pkeys.h>
 mm/mm_check.c|"memfd.h"
 mm/mm_check.c|"ramfile.h"
 mm/mm_check.c|"proc.h"

@@ -26,7 +26,7 @@ extra=${2:-}
 self=tests/host/mm_rules_doc.sh
 
 # Words that look like rule IDs but are not.
-not_ids='^(UTF|ISO|SHA|CVE|RFC|DDI)-'
+not_ids='^(UTF|ISO|SHA|CVE|RFC|DDI|FNV)-'
 
 # ids: read text on stdin, print each rule ID it cites, one a line.
 ids() {

@@ -16,6 +16,7 @@
 #include "kstring.h"
 #include <asm/memlayout.h>
 #include <asm/tlb.h>
+#include <asm/page_ops.h>
 
 /* ---- ASIDs: one per address space, never shared while in use ---- */
 
@@ -234,7 +235,7 @@ static int cow_copy(struct mm *mm, struct vma *v, struct pt_cursor *c, struct pa
 
 	if (!pg)
 		return -ENOMEM;
-	memcpy(page_address(pg), page_address(old), PAGE_SIZE);
+	arch_copy_page(page_address(pg), page_address(old));
 	set_entry(mm, c, page_entry(v, pg, true));
 	page_put(old);
 	return 0;

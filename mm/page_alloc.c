@@ -545,6 +545,20 @@ void page_put(struct page *pg)
 	}
 }
 
+void page_get_many(struct page *const *pgs, unsigned long n)
+{
+	for (unsigned long i = 0; i < n; i++) {
+		BUG_ON(!(pgs[i]->flags & PG_HEAD) || pgs[i]->refcount <= 0);
+		pgs[i]->refcount++;
+	}
+}
+
+void page_put_many(struct page *const *pgs, unsigned long n)
+{
+	for (unsigned long i = 0; i < n; i++)
+		page_put(pgs[i]);
+}
+
 int page_count(const struct page *pg)
 {
 	return pg->refcount;

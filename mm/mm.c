@@ -369,7 +369,7 @@ struct copy_ctx {
  * Entries a table walk handles at once (fork, zap): its arrays live on the
  * kernel stack, and each batch is one pte_update_table() call.
  */
-#define PT_BATCH 32
+#define PT_BATCH 64
 
 /*
  * walk_tables() callback for fork: share n entries of one parent table with
@@ -385,17 +385,19 @@ static void copy_table(struct mm *src, pteval_t *first, unsigned long n, unsigne
 	unsigned ro = vma_prot(cc->v->flags) & ~PT_WRITE;	/* page_entry(v, pg, false) */
 	pteval_t child[PT_BATCH], parent[PT_BATCH];
 	struct page *pgs[PT_BATCH];
+	struct pt_cursor d;
 
-	for (unsigned long done = 0, k; done < n && !cc->err; done += k, va += k * PAGE_SIZE) {
+	if (cc->err)
+		return;
+	if (!entry_at(cc->dst, va, true, &d)) {	/* the child's table for all n entries */
+		cc->err = -ENOMEM;
+		return;
+	}
+	for (unsigned long done = 0, k; done < n; done += k, va += k * PAGE_SIZE) {
 		unsigned long np = 0;
 		bool protect = false;
-		struct pt_cursor d;
 
 		k = MIN(n - done, PT_BATCH);
-		if (!entry_at(cc->dst, va, true, &d)) {
-			cc->err = -ENOMEM;
-			return;
-		}
 		for (unsigned long i = 0; i < k; i++) {
 			pteval_t old = arch_pte_read(first + done + i);
 			struct page *pg = old == ARCH_PTE_INVALID ? NULL : entry_page(old);
@@ -413,7 +415,7 @@ static void copy_table(struct mm *src, pteval_t *first, unsigned long n, unsigne
 			}
 		}
 		page_get_many(pgs, np);
-		pte_update_table(&cc->dst->pt, d.ptep, child, k, va);
+		pte_update_table(&cc->dst->pt, d.ptep + done, child, k, va);
 		if (protect)
 			pte_update_table(&src->pt, first + done, parent, k, va);
 	}

@@ -16,6 +16,7 @@
 #include "kstring.h"
 #include <asm/memlayout.h>
 #include <asm/tlb.h>
+#include <asm/page_ops.h>
 
 /* ---- ASIDs: one per address space, never shared while in use ---- */
 
@@ -131,14 +132,18 @@ static pteval_t page_entry(const struct vma *v, struct page *pg, bool writable)
 }
 
 typedef void (*entry_fn)(struct mm *mm, struct pt_cursor *c, void *arg);
+typedef void (*table_fn)(struct mm *mm, pteval_t *first, unsigned long n, unsigned long va, void *arg);
 
 /*
- * Call fn for every non-empty last-level entry in [start, end), in address
- * order. Missing tables are skipped whole; inside a table the entries are
- * read in place. fn may change the entry it is given (and only that one).
+ * Call fn once for each last-level table that covers part of [start, end),
+ * in address order, with the first entry in range (first, translating va)
+ * and how many entries of that table lie in range (n). Missing tables are
+ * skipped whole. With split, a transparent huge page met on the way is
+ * split first (and, out of memory for its table, the walk stops there);
+ * without, it is skipped. fn may change only those n entries.
  */
-static void walk_entries_how(struct mm *mm, unsigned long start, unsigned long end, entry_fn fn,
-			     void *arg, bool split)
+static void walk_tables(struct mm *mm, unsigned long start, unsigned long end, table_fn fn, void *arg,
+			bool split)
 {
 	unsigned long va = start;
 
@@ -162,16 +167,44 @@ static void walk_entries_how(struct mm *mm, unsigned long start, unsigned long e
 		}
 		unsigned long idx = pt_index(va, PT_LAST_LEVEL);
 		unsigned long n = MIN(arch_pt_entries(PT_LAST_LEVEL) - idx, (end - va + PAGE_SIZE - 1) / PAGE_SIZE);
-		pteval_t *first = c.ptep;
 
-		for (unsigned long i = 0; i < n; i++, va += PAGE_SIZE) {
-			c.ptep = first + i;
-			c.va = va;
-			c.val = arch_pte_read(c.ptep);
-			if (c.val != ARCH_PTE_INVALID)
-				fn(mm, &c, arg);
-		}
+		fn(mm, c.ptep, n, va, arg);
+		va += n * PAGE_SIZE;
 	}
+}
+
+struct entry_walk {
+	entry_fn fn;
+	void *arg;
+};
+
+/* walk_tables() callback: the entry function for each non-empty entry. */
+static void table_entries(struct mm *mm, pteval_t *first, unsigned long n, unsigned long va, void *arg)
+{
+	struct entry_walk *w = arg;
+	struct pt_cursor c;
+
+	for (unsigned long i = 0; i < n; i++, va += PAGE_SIZE) {
+		c.ptep = first + i;
+		c.va = va;
+		c.level = PT_LAST_LEVEL;
+		c.val = arch_pte_read(c.ptep);
+		if (c.val != ARCH_PTE_INVALID)
+			w->fn(mm, &c, w->arg);
+	}
+}
+
+/*
+ * Call fn for every non-empty last-level entry in [start, end), in address
+ * order (walk_tables() says what split does). Inside a table the entries
+ * are read in place. fn may change the entry it is given (and only that one).
+ */
+static void walk_entries_how(struct mm *mm, unsigned long start, unsigned long end, entry_fn fn,
+			     void *arg, bool split)
+{
+	struct entry_walk w = { fn, arg };
+
+	walk_tables(mm, start, end, table_entries, &w, split);
 }
 
 /* walk_entries_how() that splits transparent huge pages it meets first. */
@@ -234,7 +267,7 @@ static int cow_copy(struct mm *mm, struct vma *v, struct pt_cursor *c, struct pa
 
 	if (!pg)
 		return -ENOMEM;
-	memcpy(page_address(pg), page_address(old), PAGE_SIZE);
+	arch_copy_page(page_address(pg), page_address(old));
 	set_entry(mm, c, page_entry(v, pg, true));
 	page_put(old);
 	return 0;
@@ -332,29 +365,60 @@ struct copy_ctx {
 	int err;
 };
 
-/* Share one entry of the parent with the child (copy-on-write for private pages). */
-static void copy_entry(struct mm *src, struct pt_cursor *c, void *arg)
+/*
+ * Entries a table walk handles at once (fork, zap): its arrays live on the
+ * kernel stack, and each batch is one pte_update_table() call.
+ */
+#define PT_BATCH 64
+
+/*
+ * walk_tables() callback for fork: share n entries of one parent table with
+ * the child, PT_BATCH at a time: the child's entries are written in one
+ * batch, the page references taken in one batch, and private writable
+ * pages are write-protected in the parent (copy-on-write) in one batch.
+ * Guard markers and PROT_NONE entries are copied as they are.
+ */
+static void copy_table(struct mm *src, pteval_t *first, unsigned long n, unsigned long va, void *arg)
 {
 	struct copy_ctx *cc = arg;
-	struct page *pg = entry_page(c->val);
+	bool cow = !(cc->v->flags & VM_SHARED);
+	unsigned ro = vma_prot(cc->v->flags) & ~PT_WRITE;	/* page_entry(v, pg, false) */
+	pteval_t child[PT_BATCH], parent[PT_BATCH];
+	struct page *pgs[PT_BATCH];
 	struct pt_cursor d;
-	pteval_t child = c->val;
 
 	if (cc->err)
 		return;
-	if (!entry_at(cc->dst, c->va, true, &d)) {
+	if (!entry_at(cc->dst, va, true, &d)) {	/* the child's table for all n entries */
 		cc->err = -ENOMEM;
 		return;
 	}
-	if (pg) {
-		page_get(pg);
-		if (!(cc->v->flags & VM_SHARED) && arch_pte_valid(c->val)) {
-			child = page_entry(cc->v, pg, false);
-			if (entry_writable(c->val))
-				set_entry_inplace(src, c, child);	/* the parent loses write too */
+	for (unsigned long done = 0, k; done < n; done += k, va += k * PAGE_SIZE) {
+		unsigned long np = 0;
+		bool protect = false;
+
+		k = MIN(n - done, PT_BATCH);
+		for (unsigned long i = 0; i < k; i++) {
+			pteval_t old = arch_pte_read(first + done + i);
+			struct page *pg = old == ARCH_PTE_INVALID ? NULL : entry_page(old);
+
+			child[i] = parent[i] = old;
+			if (!pg)
+				continue;
+			pgs[np++] = pg;
+			if (cow && arch_pte_valid(old)) {
+				child[i] = arch_pte_mk_leaf(arch_pte_pa(old), ro, PT_LAST_LEVEL);
+				if (entry_writable(old)) {
+					parent[i] = child[i];	/* the parent loses write too */
+					protect = true;
+				}
+			}
 		}
+		page_get_many(pgs, np);
+		pte_update_table(&cc->dst->pt, d.ptep + done, child, k, va);
+		if (protect)
+			pte_update_table(&src->pt, first + done, parent, k, va);
 	}
-	set_entry(cc->dst, &d, child);
 }
 
 /*
@@ -412,7 +476,7 @@ struct mm *mm_copy(struct mm *src)
 		if (v->flags & VM_HUGETLB)
 			cc.err = hugetlb_copy(dst, src, v);
 		else if (!(v->flags & VM_WIPEONFORK))
-			walk_entries(src, v->start, v->end, copy_entry, &cc);
+			walk_tables(src, v->start, v->end, copy_table, &cc, true);
 		if (cc.err) {
 			mm_put(dst);
 			return NULL;
@@ -457,16 +521,39 @@ int mm_share_range(struct mm *mm, struct vma *v, struct vma *nv, unsigned long f
 
 /* ---- zapping, protection, moving, guards ---- */
 
-static void zap_entry(struct mm *mm, struct pt_cursor *c, void *arg)
+/*
+ * walk_tables() callback for zapping: empty the n entries PT_BATCH at a
+ * time (guard markers too if *arg, the with_guards flag), one
+ * pte_update_table() per batch, and drop the pages' references only after
+ * that batch's TLB invalidation.
+ */
+static void zap_table(struct mm *mm, pteval_t *first, unsigned long n, unsigned long va, void *arg)
 {
 	bool with_guards = *(bool *)arg;
-	struct page *pg = entry_page(c->val);
+	pteval_t new[PT_BATCH];
+	struct page *pgs[PT_BATCH];
 
-	if (!pg && !with_guards)
-		return;	/* a guard marker survives MADV_DONTNEED */
-	set_entry(mm, c, ARCH_PTE_INVALID);
-	if (pg)
-		page_put(pg);
+	for (unsigned long done = 0, k; done < n; done += k, va += k * PAGE_SIZE) {
+		unsigned long np = 0;
+		bool change = false;
+
+		k = MIN(n - done, PT_BATCH);
+		for (unsigned long i = 0; i < k; i++) {
+			pteval_t old = arch_pte_read(first + done + i);
+			struct page *pg = old == ARCH_PTE_INVALID ? NULL : entry_page(old);
+
+			new[i] = old;
+			if (old == ARCH_PTE_INVALID || (!pg && !with_guards))
+				continue;	/* a guard marker survives MADV_DONTNEED */
+			new[i] = ARCH_PTE_INVALID;
+			change = true;
+			if (pg)
+				pgs[np++] = pg;
+		}
+		if (change)
+			pte_update_table(&mm->pt, first + done, new, k, va);
+		page_put_many(pgs, np);
+	}
 }
 
 void mm_zap_range(struct mm *mm, unsigned long start, unsigned long end, bool with_guards)
@@ -478,7 +565,7 @@ void mm_zap_range(struct mm *mm, unsigned long start, unsigned long end, bool wi
 		hugetlb_zap(mm, v, start, MIN(end, v->end), with_guards);
 		return;
 	}
-	walk_entries(mm, start, end, zap_entry, &with_guards);
+	walk_tables(mm, start, end, zap_table, &with_guards, true);
 }
 
 static void protect_entry(struct mm *mm, struct pt_cursor *c, void *arg)

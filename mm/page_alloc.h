@@ -101,6 +101,11 @@ unsigned long page_frame_count(void);
  */
 void page_get(struct page *pg);
 void page_put(struct page *pg);
+
+/* page_get() / page_put() of each of the n pages in pgs (a page may appear
+ * more than once): one call for a batch, e.g. a page table's worth at fork. */
+void page_get_many(struct page *const *pgs, unsigned long n);
+void page_put_many(struct page *const *pgs, unsigned long n);
 int page_count(const struct page *pg);
 
 /* alloc_pages() that also says whether the block holds only zeros (because

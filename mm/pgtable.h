@@ -258,6 +258,21 @@ void pte_update_inplace(const struct pt_space *as, pteval_t *ptep, pteval_t old,
 void pte_update_run(const struct pt_space *as, pteval_t *ptep, unsigned long n,
 		    pteval_t new_first, unsigned long va, int level);
 
+/*
+ * Change n entries of one last-level table at once: the entry at ptep + i
+ * (translating va + i * PAGE_SIZE) becomes new[i]. Every change must be
+ * safe in place (an invalid entry filled, a valid one emptied, or a valid
+ * one keeping its page with new permissions), and no entry may have the
+ * contiguous bit: the checker panics otherwise, printing the entry. One
+ * barrier sequence covers the whole batch; the TLB loses the old valid
+ * entries that changed, one TLBI each, or the whole address space when
+ * there are more than PTE_BATCH_TLBI_MAX of them. Panics if the batch
+ * leaves its table.
+ */
+#define PTE_BATCH_TLBI_MAX 16
+void pte_update_table(const struct pt_space *as, pteval_t *ptep, const pteval_t *new, unsigned long n,
+		      unsigned long va);
+
 /* ---- counters ---- */
 
 struct pt_stats {

@@ -195,3 +195,38 @@ void pte_update_inplace(const struct pt_space *as, pteval_t *ptep, pteval_t old,
 	if (rc.changed)
 		write_inplace(as, ptep, 1, new, va, level, &rc);
 }
+
+/* Contract: see pgtable.h. */
+void pte_update_table(const struct pt_space *as, pteval_t *ptep, const pteval_t *new, unsigned long n,
+		      unsigned long va)
+{
+	unsigned long i, nflush = 0, ntables = arch_pt_entries(PT_LAST_LEVEL);
+	unsigned long flush[PTE_BATCH_TLBI_MAX];	/* the first old valid entries changed */
+
+	PT_ASSERT(IS_ALIGNED(va, PAGE_SIZE) && n <= ntables - pt_index(va, PT_LAST_LEVEL),
+		  "batch of %lu entries at va 0x%lx leaves its table", n, va);
+	for (i = 0; i < n; i++) {
+		pteval_t old = arch_pte_read(ptep + i);
+
+		if (old == new[i])
+			continue;
+		if (arch_pte_change_needs_bbm(old, new[i], PT_LAST_LEVEL) || arch_pte_is_cont(old) ||
+		    arch_pte_is_cont(new[i]))
+			panic("pte_update: unsafe in-place change: old 0x%llx new 0x%llx va 0x%lx level %d",
+			      (pt_ull)old, (pt_ull)new[i], va + i * PAGE_SIZE, PT_LAST_LEVEL);
+		if (arch_pte_valid(old) && nflush++ < PTE_BATCH_TLBI_MAX)
+			flush[nflush - 1] = i;
+		arch_pte_write(ptep + i, new[i]);
+		nr_inplace++;
+	}
+	arch_dsb_ishst();	/* the new values reach every walker before old copies go */
+	if (nflush > PTE_BATCH_TLBI_MAX) {
+		arch_tlbi_space(as->asid);
+	} else if (nflush) {
+		for (i = 0; i < nflush; i++)
+			arch_tlbi_va(ARCH_TLBI_LEAF, va + flush[i] * PAGE_SIZE, as->asid);
+	}
+	if (nflush)
+		arch_dsb_ish();	/* no CPU can still use an old translation */
+	arch_isb();
+}

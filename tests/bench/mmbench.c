@@ -18,7 +18,12 @@
  *   d) mprotect, munmap and madvise(MADV_DONTNEED) over ranges of 1..32
  *      VMAs, without and with an unrelated sealed VMA in the address
  *      space (the seal check's overhead, as in the mseal cover letter);
- *   e) mmap + munmap with ~10 VMAs and with 10,000 more VMAs present.
+ *   e) mmap + munmap with ~10 VMAs and with 10,000 more VMAs present;
+ *   f) fork + the child's _exit + waitpid, the parent having 16 MiB of
+ *      anonymous memory touched (so fork copies its page tables);
+ *   g) the first write to a page of anonymous memory (a zeroed page),
+ *      per page, and the first write to a page shared copy-on-write with
+ *      a child after fork (a copy), per page.
  * Options (argv or environment): poweroff=1 prints "kernel-exit:
  * status=0" and powers off at the end (for Linux, where /init must not
  * exit).
@@ -27,6 +32,7 @@
 #define _GNU_SOURCE
 #endif
 #include <stdio.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -35,6 +41,7 @@
 #include <sys/reboot.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 
 #define PAGE 4096UL
 #define KIB128 (128 * 1024UL)
@@ -290,6 +297,81 @@ static void bench_many_vmas(void)
 	result("mmap_munmap_10000_vmas", mmap_munmap_cost(200));
 }
 
+#define MIB16 (16UL << 20)
+
+/* f) fork + child exit + wait with 16 MiB touched; instructions per cycle. */
+static void bench_fork(void)
+{
+	char *p = map(MIB16, PROT_READ | PROT_WRITE);
+	long long t0, b = -1;
+	int iters = 4;
+
+	if (!p)
+		return die("mmap");
+	memset(p, 1, MIB16);
+	for (int r = 0; r < ROUNDS; r++) {
+		t0 = now();
+		for (int i = 0; i < iters; i++) {
+			pid_t pid = fork();
+			int st;
+
+			if (pid == 0)
+				_exit(0);
+			if (pid < 0 || waitpid(pid, &st, 0) != pid)
+				return die("fork");
+		}
+		b = best(b, since(t0) / iters);
+	}
+	result("fork_exit_wait_16m", b);
+	munmap(p, MIB16);
+}
+
+/* Write one byte to each of the npages pages at p; instructions per page. */
+static long long touch_cost(char *p, size_t npages)
+{
+	long long t0 = now();
+
+	for (size_t i = 0; i < npages; i++)
+		p[i * PAGE] = 2;
+	return since(t0) / (long long)npages;
+}
+
+/*
+ * g) first-touch faults: a fresh 1 MiB mapping written a byte a page; then
+ * copy-on-write faults: the parent forks a child that blocks reading an
+ * empty pipe (so the pages stay shared) and writes every page again.
+ */
+static void bench_faults(void)
+{
+	size_t len = 1UL << 20, npages = len / PAGE;
+	long long banon = -1, bcow = -1;
+
+	for (int r = 0; r < ROUNDS; r++) {
+		char *p = map(len, PROT_READ | PROT_WRITE);
+		int fds[2], st;
+		pid_t pid;
+		char c;
+
+		if (!p || pipe(fds))
+			return die("mmap/pipe");
+		banon = best(banon, touch_cost(p, npages));
+		pid = fork();
+		if (pid == 0) {	/* keep the pages shared until the parent is done */
+			close(fds[1]);
+			_exit(read(fds[0], &c, 1) < 0);
+		}
+		if (pid < 0)
+			return die("fork");
+		bcow = best(bcow, touch_cost(p, npages));
+		close(fds[1]);	/* the child's read returns 0: it exits */
+		close(fds[0]);
+		waitpid(pid, &st, 0);
+		munmap(p, len);
+	}
+	result("anon_fault_page", banon);
+	result("cow_fault_page", bcow);
+}
+
 static int want_poweroff(int argc, char **argv)
 {
 	const char *e = getenv("poweroff");
@@ -309,6 +391,8 @@ int main(int argc, char **argv)
 	bench_mprotect();
 	bench_quarantine();
 	bench_seal_overhead();
+	bench_fork();
+	bench_faults();
 	bench_many_vmas();
 	printf("# mmbench: done\n");
 	if (want_poweroff(argc, argv)) {

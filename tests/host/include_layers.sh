@@ -8,7 +8,8 @@
 #   include/   C's freestanding headers and include/ only
 #   mm/        include/ (but not arch.h or arch_proc.h, the kernel's
 #              interface to the arch), mm/, and of the arch only
-#              <asm/pgtable.h>, <asm/tlb.h> and <asm/memlayout.h>
+#              <asm/pgtable.h>, <asm/tlb.h>, <asm/memlayout.h> and
+#              <asm/page_ops.h>
 #   kernel/    include/, kernel/, mm/, drivers/driver.h, and of the arch
 #              only <asm/memlayout.h> (the rest goes through include/arch.h
 #              and include/arch_proc.h)
@@ -73,7 +74,8 @@ allowed() {
 	mm/*)
 		[[ $h != '"arch.h"' && $h != '"arch_proc.h"' ]] || return 1
 		[[ $w == std || $w == include || $w == mm ]] ||
-			[[ $h == '<asm/pgtable.h>' || $h == '<asm/tlb.h>' || $h == '<asm/memlayout.h>' ]] ;;
+			[[ $h == '<asm/pgtable.h>' || $h == '<asm/tlb.h>' || $h == '<asm/memlayout.h>' ||
+			   $h == '<asm/page_ops.h>' ]] ;;
 	kernel/*)
 		[[ $w == std || $w == include || $w == kernel || $w == mm || $h == '"driver.h"' ]] ||
 			[[ $h == '<asm/memlayout.h>' ]] ;;
@@ -121,7 +123,7 @@ if [ $# -eq 0 ]; then	# the self-check, only in the top-level run
 	sed -i '/#include <asm\/extable.h>/d' "$tmp/kernel/extable.c"
 	out=$(bash "$0" "$tmp" 2>/dev/null)
 	if echo "$out" | grep -q '^not ok .* mm/vma.c includes <asm/sysregs.h>'; then
-		ok "self-check: fires on mm/ including an arch header other than pgtable/tlb/memlayout"
+		ok "self-check: fires on mm/ including an arch header other than pgtable/tlb/memlayout/page_ops"
 	else
 		bad "self-check: does not notice mm/vma.c including <asm/sysregs.h>"
 	fi

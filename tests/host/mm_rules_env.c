@@ -140,6 +140,18 @@ void page_put(struct page *pg)
 	}
 }
 
+void page_get_many(struct page *const *pgs, unsigned long n)
+{
+	for (unsigned long i = 0; i < n; i++)
+		page_get(pgs[i]);
+}
+
+void page_put_many(struct page *const *pgs, unsigned long n)
+{
+	for (unsigned long i = 0; i < n; i++)
+		page_put(pgs[i]);
+}
+
 int page_count(const struct page *pg)
 {
 	return pg->refcount;

@@ -12,6 +12,8 @@
 #include "uaccess.h"
 #include "pgtable.h"
 #include "arch_arm64.h"
+#include "page_alloc.h"
+#include <asm/page_ops.h>
 #include <asm/extable.h>
 #include <asm/sysregs.h>
 
@@ -117,4 +119,53 @@ KTEST(arm64_el0_cache_ops)
 		 (SCTLR_EL1_UCT | SCTLR_EL1_UCI | SCTLR_EL1_DZE),
 		 "SCTLR_EL1 has UCT, UCI and DZE set (0x%llx)", (unsigned long long)sctlr);
 	ktest_ok(!(read_sysreg(dczid_el0) & (1 << 4)), "DCZID_EL0.DZP is 0: DC ZVA allowed");
+}
+
+/*
+ * Fill three pages with a pattern, clear the middle one with dczid, and
+ * say whether exactly that page (and nothing either side) became zero.
+ */
+static bool clear_only_middle(u8 *buf, unsigned long dczid)
+{
+	__builtin_memset(buf, 0xa5, 3 * PAGE_SIZE);
+	arm64_clear_page_dczid(buf + PAGE_SIZE, dczid);
+	for (unsigned long i = 0; i < 3 * PAGE_SIZE; i++)
+		if (buf[i] != (i >= PAGE_SIZE && i < 2 * PAGE_SIZE ? 0 : 0xa5))
+			return false;
+	return true;
+}
+
+/* The page clear: dc zva stepping by this CPU's block size and by every
+ * smaller one (dc zva always clears the CPU's whole block, so a larger
+ * step would skip memory), the store fallback when DZP prohibits dc zva,
+ * and this CPU's own setting. */
+KTEST(arm64_clear_page)
+{
+	struct page *pg = alloc_pages(0, 2);
+	unsigned long dczid = read_sysreg(dczid_el0);
+	u8 *buf;
+	bool ok = true;
+
+	if (!pg) {
+		ktest_ok(false, "no memory for the test");
+		return;
+	}
+	buf = page_address(pg);
+	if (!(dczid & (1UL << 4)))
+		for (unsigned long bs = 0; bs <= (dczid & 0xf); bs++)
+			ok = ok && clear_only_middle(buf, bs);
+	ktest_ok(ok, "dc zva stepping by each block size up to the CPU's clears exactly one page");
+	ktest_ok(clear_only_middle(buf, (1UL << 4) | (dczid & 0xf)), "DZP set: the store fallback clears exactly one page");
+	ktest_ok(clear_only_middle(buf, dczid), "this CPU's DCZID_EL0 (0x%llx) clears exactly one page",
+		 (unsigned long long)dczid);
+	for (unsigned long i = 0; i < 2 * PAGE_SIZE; i++)
+		buf[i] = (u8)(i * 7 + 3);
+	__builtin_memset(buf + 2 * PAGE_SIZE, 0xa5, 2 * PAGE_SIZE);
+	arch_copy_page(buf + 2 * PAGE_SIZE, buf + PAGE_SIZE);
+	ok = true;
+	for (unsigned long i = 0; i < PAGE_SIZE; i++)
+		ok = ok && buf[2 * PAGE_SIZE + i] == (u8)((PAGE_SIZE + i) * 7 + 3) && buf[i] == (u8)(i * 7 + 3) &&
+		     buf[3 * PAGE_SIZE + i] == 0xa5;
+	ktest_ok(ok, "arch_copy_page copies exactly one page");
+	free_pages(pg, 2);
 }

@@ -207,6 +207,8 @@ static long mremap_to(struct mm *mm, struct vma *v, unsigned long old, unsigned 
 		return -EINVAL;	/* MR-8 */
 	if (new_addr < old + MAX(old_len, new_len) && old < new_addr + new_len)
 		return -EINVAL;	/* MR-8: overlap */
+	if ((u64)mm->nvmas + 2 + 3 >= sysctl_max_map_count)
+		return -ENOMEM;	/* OC-12: the two unmaps may add a VMA each, and the move needs 3 */
 	if (flags & MREMAP_FIXED) {
 		err = mm_munmap(mm, new_addr, new_len);	/* MR-9: EPERM if sealed */
 		if (err)

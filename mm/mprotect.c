@@ -56,16 +56,21 @@ static long mprotect_check(struct mm *mm, unsigned long *startp, unsigned long l
 }
 
 /*
- * OC-5, OC-20, OC-21: making pages of v writable, as Linux's
- * mprotect_fixup(): refused (-ENOMEM) when they become data beyond
- * RLIMIT_DATA (or pass RLIMIT_AS) and did not before; a private mapping
- * not charged yet is charged now (VM_ACCOUNT added to *flags), unless it
- * is MAP_NORESERVE or hugetlb. A charge stays when write access goes.
+ * OC-5, OC-20, OC-21: the charge of pages of v taking *flags, as Linux's
+ * mprotect_fixup(). Made writable: refused (-ENOMEM) when they become
+ * data beyond RLIMIT_DATA (or pass RLIMIT_AS) and were not before; a
+ * private mapping not charged yet is charged now (VM_ACCOUNT added to
+ * *flags), unless it is MAP_NORESERVE or hugetlb. Made read-only: an
+ * anonymous VMA that never had a page (Linux: no anon_vma yet; here no
+ * page present anywhere in v) gives its charge back; any other keeps it.
  */
 static long mprotect_charge(struct mm *mm, const struct vma *v, unsigned *flags, unsigned long pages)
 {
-	if (!(*flags & VM_WRITE))
+	if (!(*flags & VM_WRITE)) {
+		if ((v->flags & VM_ACCOUNT) && !v->name && !v->file && !mm_rss_pages(mm, v->start, v->end))
+			*flags &= ~VM_ACCOUNT;
 		return 0;
+	}
 	if (!mm_may_expand(mm, *flags, pages) && mm_may_expand(mm, v->flags, pages))
 		return -ENOMEM;
 	if (!(v->flags & (VM_ACCOUNT | VM_WRITE | VM_HUGETLB | VM_SHARED | VM_NORESERVE))) {

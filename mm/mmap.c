@@ -323,8 +323,9 @@ unsigned long mm_brk(struct mm *mm, unsigned long want, u64 data_limit)
 	if (want < mm->brk_start)
 		return mm->brk;	/* BR-1 */
 	/*
-	 * BR-2: RLIMIT_DATA. Linux counts the data segment too; this mm does
-	 * not record its size, so only the heap itself is counted.
+	 * BR-2: RLIMIT_DATA over the heap. Linux adds the data segment here;
+	 * this mm does not record its size, so only the heap is counted. The
+	 * growth is checked against all data mappings below (OC-21).
 	 */
 	if (data_limit != ~0ull && want - mm->brk_start > data_limit)
 		return mm->brk;

@@ -9,11 +9,8 @@
  * the system) already uses, measured from /proc/self/maps or
  * /proc/meminfo just before, with margins of several MiB either way.
  *
- * Rows not tested here:
- *   OC-4   hugetlb is not charged: only when the pool can be given two
- *          pages (skipped otherwise).
- *   OC-12  mremap's move needs room for three more VMAs under
- *          max_map_count: tested with a moved mapping.
+ * OC-4 (hugetlb is not charged) is skipped when the pool cannot be given
+ * two huge pages.
  */
 #include "mm_util.h"
 

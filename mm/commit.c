@@ -64,7 +64,7 @@ bool mm_may_expand(const struct mm *mm, unsigned flags, unsigned long pages)
 
 	if (mm->rlim_as != ~0ull && (u64)mm->total_vm + pages > mm->rlim_as >> PAGE_SHIFT)
 		return false;
-	if ((flags & (VM_WRITE | VM_SHARED | VM_STACK | VM_GROWSDOWN)) != VM_WRITE || mm->rlim_data == ~0ull)
+	if (!vm_is_data(flags) || mm->rlim_data == ~0ull)
 		return true;
 	data_pages = (u64)mm->data_vm + pages;
 	if (data_pages <= mm->rlim_data >> PAGE_SHIFT)

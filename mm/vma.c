@@ -299,13 +299,12 @@ unsigned long vm_committed_pages;
 
 /*
  * A VMA with flags gained pages (or lost them, pages < 0): update mm's
- * counts and the system's commit count. A data mapping is private,
- * writable and not a stack, as Linux's is_data_mapping().
+ * counts and the system's commit count.
  */
 static void vm_stat(struct mm *mm, unsigned flags, long pages)
 {
 	mm->total_vm += pages;
-	if ((flags & (VM_WRITE | VM_SHARED | VM_STACK | VM_GROWSDOWN)) == VM_WRITE)
+	if (vm_is_data(flags))
 		mm->data_vm += pages;
 	if (flags & VM_ACCOUNT) {
 		mm->commit_vm += pages;

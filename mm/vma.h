@@ -50,6 +50,12 @@
 struct page;
 struct vma_file;
 
+/* A data mapping (RLIMIT_DATA, struct mm's data_vm): private, writable, not a stack (Linux's is_data_mapping). */
+static inline bool vm_is_data(unsigned flags)
+{
+	return (flags & (VM_WRITE | VM_SHARED | VM_STACK | VM_GROWSDOWN)) == VM_WRITE;
+}
+
 /*
  * What backs a file mapping whose pages come from the file itself (today
  * only a memfd, kernel/memfd.c). Counted: the open file holds a reference

@@ -48,7 +48,7 @@ static unsigned segment_flags(u32 pf)
 	if (pf & PF_R)
 		f |= VM_READ;
 	if (pf & PF_W)
-		f |= VM_WRITE;
+		f |= VM_WRITE | VM_ACCOUNT;	/* private and writable: charged (mm/commit.h) */
 	if (pf & PF_X)
 		f |= VM_EXEC;
 	return f;

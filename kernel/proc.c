@@ -4,6 +4,7 @@
  */
 #include "proc.h"
 #include "mm.h"
+#include "commit.h"
 #include "vfs.h"
 #include "arch.h"
 #include "printk.h"
@@ -251,7 +252,8 @@ long proc_fork(unsigned long flags, unsigned long child_sp)
 	child = proc_alloc();
 	if (!child)
 		return -EAGAIN;
-	child->mm = mm_copy(parent->mm);
+	/* OC-7: the child's charged mappings are charged again (Linux's dup_mmap) */
+	child->mm = vm_enough_memory(parent->mm, parent->mm->commit_vm) ? NULL : mm_copy(parent->mm);
 	if (!child->mm) {
 		proc_free(child);
 		return -ENOMEM;

@@ -10,6 +10,7 @@
 #include "ramfile.h"
 #include "proc.h"
 #include "mm.h"
+#include "commit.h"
 #include "hugetlb.h"
 #include "fail_alloc.h"
 #include "thp.h"
@@ -83,12 +84,12 @@ static void gen_maps(struct procbuf *b, struct mm *mm, bool smaps)
 		if (v->flags & VM_HUGETLB)
 			pb_printf(b, "Private_Hugetlb: %7llu kB\n",
 				  (unsigned long long)(hugetlb_rss_bytes(mm, (struct vma *)v, v->start, v->end) >> 10));
-		pb_printf(b, "VmFlags:%s%s%s%s%s%s%s%s%s%s%s\n", (v->flags & VM_READ) ? " rd" : "",
+		pb_printf(b, "VmFlags:%s%s%s%s%s%s%s%s%s%s%s%s\n", (v->flags & VM_READ) ? " rd" : "",
 			  (v->flags & VM_WRITE) ? " wr" : "", (v->flags & VM_EXEC) ? " ex" : "",
 			  (v->flags & VM_SHARED) ? " sh" : "", (v->flags & VM_MAYREAD) ? " mr" : "",
 			  (v->flags & VM_MAYWRITE) ? " mw" : "", (v->flags & VM_MAYEXEC) ? " me" : "",
 			  (v->flags & VM_GROWSDOWN) ? " gd" : "", (v->flags & VM_DONTFORK) ? " dc" : "",
-			  (v->flags & VM_WIPEONFORK) ? " wf" : "", (v->flags & VM_SEALED) ? " sl" : "");
+			  (v->flags & VM_ACCOUNT) ? " ac" : "", (v->flags & VM_WIPEONFORK) ? " wf" : "", (v->flags & VM_SEALED) ? " sl" : "");
 	}
 }
 
@@ -151,6 +152,47 @@ long procfs_write_fail_alloc(struct file *f, const void *buf, size_t n, u64 *off
 	return (long)n;
 }
 
+/*
+ * The numeric /proc/sys/vm files (mm/commit.h): the value, the largest one
+ * a write may set (else EINVAL, as Linux's minmax handlers), and the one a
+ * write sets to 0 (overcommit_ratio and overcommit_kbytes exclude each other).
+ */
+struct vm_sysctl {
+	const char *path;
+	u64 *val;
+	u64 max;
+	u64 *cleared;
+};
+
+static const struct vm_sysctl vm_sysctls[] = {
+	{ "/proc/sys/vm/overcommit_memory", &sysctl_overcommit_memory, OVERCOMMIT_NEVER, NULL },
+	{ "/proc/sys/vm/overcommit_ratio", &sysctl_overcommit_ratio, 0x7fffffff, &sysctl_overcommit_kbytes },
+	{ "/proc/sys/vm/overcommit_kbytes", &sysctl_overcommit_kbytes, ~0ull, &sysctl_overcommit_ratio },
+	{ "/proc/sys/vm/max_map_count", &sysctl_max_map_count, 0x7fffffff, NULL },
+};
+
+const void *procfs_vm_sysctl(const char *path)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(vm_sysctls); i++)
+		if (strcmp(path, vm_sysctls[i].path) == 0)
+			return &vm_sysctls[i];
+	return NULL;
+}
+
+long procfs_write_vm_sysctl(struct file *f, const void *buf, size_t n, u64 *off)
+{
+	const struct vm_sysctl *s = f->sysctl;
+	u64 v;
+
+	(void)off;
+	if (parse_sysctl_u64(buf, n, &v) || v > s->max)
+		return -EINVAL;
+	*s->val = v;
+	if (s->cleared)
+		*s->cleared = 0;
+	return (long)n;
+}
+
 static void gen_meminfo(struct procbuf *b)
 {
 	struct page_stats st;
@@ -164,6 +206,8 @@ static void gen_meminfo(struct procbuf *b)
 	pb_printf(b, "Cached:         %8llu kB\n", (unsigned long long)ramfile_cached_pages() * kb);
 	pb_printf(b, "PageTables:     %8llu kB\n", (unsigned long long)st.pt_user_pages * kb);
 	pb_printf(b, "SecPageTables:  %8llu kB\n", 0ull);
+	pb_printf(b, "CommitLimit:    %8llu kB\n", (unsigned long long)vm_commit_limit() * kb);
+	pb_printf(b, "Committed_AS:   %8llu kB\n", (unsigned long long)vm_committed_pages * kb);
 	pb_printf(b, "AnonHugePages:  %8llu kB\n", (unsigned long long)(thp_total_bytes() >> 10));
 	u64 htotal, hfree, hresv, hsize;
 
@@ -213,6 +257,8 @@ long procfs_generate(const char *path, struct file *f)
 			  (unsigned long long)fail_alloc_fired);
 	else if (strcmp(path, "/proc/sys/vm/nr_overcommit_hugepages") == 0)
 		pb_printf(&b, "0\n");
+	else if (procfs_vm_sysctl(path))
+		pb_printf(&b, "%llu\n", (unsigned long long)*((const struct vm_sysctl *)procfs_vm_sysctl(path))->val);
 	else if (strcmp(path, "/proc/zeroed_bytes") == 0)
 		gen_zeroed(&b);
 	else if (rest && strcmp(rest, "pagetables") == 0)

@@ -16,9 +16,15 @@
 
 #define PAGE_ALIGN_UL(x) (((x) + PAGE_SIZE - 1) & ~(unsigned long)(PAGE_SIZE - 1))
 
+/* The caller's mm, with its RLIMIT_AS and RLIMIT_DATA copied in for the limit checks (struct mm). */
 static struct mm *cur_mm(void)
 {
-	return current_proc()->mm;
+	struct proc *p = current_proc();
+
+	p->mm->rlim_as = p->rlim[RLIMIT_AS].cur;
+	p->mm->rlim_data = p->rlim[RLIMIT_DATA].cur;
+	p->mm->rlim_data_max = p->rlim[RLIMIT_DATA].max;
+	return p->mm;
 }
 
 /*
@@ -87,7 +93,9 @@ long sys_mremap(const unsigned long *a)
 /* brk never fails with an errno: it returns the new break or the old one (BR-*). */
 long sys_brk(const unsigned long *a)
 {
-	return (long)mm_brk(cur_mm(), a[0], current_proc()->rlim[RLIMIT_DATA].cur);
+	struct mm *mm = cur_mm();
+
+	return (long)mm_brk(mm, a[0], mm->rlim_data);
 }
 
 long sys_mseal(const unsigned long *a)

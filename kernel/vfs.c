@@ -82,6 +82,8 @@ static const struct file_ops procfs_ops = { .read = mem_read, .write = mem_write
 					    .release = snapshot_release };
 static const struct file_ops sysctl_ops = { .read = mem_read, .write = procfs_write,
 					    .release = snapshot_release };
+static const struct file_ops vm_sysctl_ops = { .read = mem_read, .write = procfs_write_vm_sysctl,
+					       .release = snapshot_release };
 static const struct file_ops fail_alloc_ops = { .read = mem_read, .write = procfs_write_fail_alloc,
 						.release = snapshot_release };
 
@@ -156,14 +158,16 @@ long vfs_open(const char *path, int flags, struct file **out)
 	}
 	if (has_prefix(path, "/proc/")) {
 		bool fail_alloc = strcmp(path, "/proc/sys/vm/fail_alloc") == 0;
-		bool sysctl = fail_alloc || strcmp(path, "/proc/sys/vm/nr_hugepages") == 0;
+		const void *vm_sysctl = procfs_vm_sysctl(path);
+		bool sysctl = fail_alloc || vm_sysctl || strcmp(path, "/proc/sys/vm/nr_hugepages") == 0;
 
 		if ((flags & O_ACCMODE) != O_RDONLY && !sysctl)
 			return -EACCES;
 		f = file_alloc();
 		if (!f)
 			return -ENFILE;
-		f->ops = fail_alloc ? &fail_alloc_ops : sysctl ? &sysctl_ops : &procfs_ops;
+		f->ops = fail_alloc ? &fail_alloc_ops : vm_sysctl ? &vm_sysctl_ops : sysctl ? &sysctl_ops : &procfs_ops;
+		f->sysctl = vm_sysctl;
 		err = procfs_generate(path, f);
 		if (err) {
 			f->refs = 0;

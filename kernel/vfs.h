@@ -44,6 +44,7 @@ struct file {
 	struct kstat st;
 	void *priv;		/* e.g. the pages of a /proc snapshot */
 	unsigned order;		/* ... which are 2^order pages */
+	const void *sysctl;	/* a /proc/sys/vm file of kernel/procfs.c's table, or NULL */
 };
 
 /* Lay out st as the arch's struct stat at user address ubuf (0 or -EFAULT). */
@@ -82,6 +83,10 @@ long initramfs_missing_error(const char *path);
 long procfs_write(struct file *f, const void *buf, size_t n, u64 *off);
 
 /* A write to /proc/sys/vm/fail_alloc: arm (N) or disarm (0) the countdown (mm/fail_alloc.h). */
+/* The /proc/sys/vm entry of procfs.c's table at path, or NULL; a write to its file sets it. */
+const void *procfs_vm_sysctl(const char *path);
+long procfs_write_vm_sysctl(struct file *f, const void *buf, size_t n, u64 *off);
+
 long procfs_write_fail_alloc(struct file *f, const void *buf, size_t n, u64 *off);
 
 /* Build the text of a /proc file for the current process, or return -ENOENT. */

@@ -37,7 +37,7 @@ static long set_vma_flags(struct mm *mm, struct vma *v, unsigned long start, uns
 	v = mm_isolate(mm, v, start, end);
 	if (!v)
 		return -EAGAIN;	/* MA-5 */
-	v->flags = want;
+	vma_set_flags(mm, v, want);
 	vma_merge_neighbours(mm, v);
 	return 0;
 }

@@ -231,6 +231,7 @@ struct mm *mm_create(void)
 		return NULL;
 	}
 	mm->mmap_base = USER_MMAP_BASE;
+	mm->rlim_as = mm->rlim_data = mm->rlim_data_max = ~0ull;	/* none until sys_mm.c sets them */
 	mm->users = 1;
 	return mm;
 }

@@ -50,6 +50,7 @@ struct check {
 	struct hstate *hs[MAX_HSTATES];	/* the pools, by leaf level (NULL: none) */
 	u64 want_resv[MAX_HSTATES];	/* unfaulted pages of reserving VMAs */
 	u64 mapped[MAX_HSTATES];	/* distinct pool pages mapped (pass 2) */
+	u64 committed;			/* pages of VM_ACCOUNT VMAs (pass 1) */
 };
 
 /* Record the first violation (later ones are not looked for). */
@@ -324,7 +325,25 @@ static void walk_table(struct check *k, phys_addr_t pa, int level, unsigned long
 
 /* ---- the VMA set ---- */
 
-/* Tree, list, alignment, and merging; reservations of hugetlb VMAs. */
+/* struct mm's page counts against its VMAs; adds the charged pages to k->committed. */
+static void check_vm_counts(struct check *k)
+{
+	unsigned long total = 0, data = 0, commit = 0;
+
+	for (const struct vma *v = k->mm->vmas; v; v = v->next) {
+		unsigned long n = (v->end - v->start) >> PAGE_SHIFT;
+
+		total += n;
+		data += vm_is_data(v->flags) ? n : 0;
+		commit += (v->flags & VM_ACCOUNT) ? n : 0;
+	}
+	k->committed += commit;
+	if (total != k->mm->total_vm || data != k->mm->data_vm || commit != k->mm->commit_vm)
+		fail(k, "VMA page counts: total_vm %lu data_vm %lu commit_vm %lu, the VMAs hold %lu %lu %lu",
+		     k->mm->total_vm, k->mm->data_vm, k->mm->commit_vm, total, data, commit);
+}
+
+/* Tree, list, alignment, and merging; page counts; reservations of hugetlb VMAs. */
 static void check_vmas(struct check *k)
 {
 	char why[160];
@@ -333,6 +352,7 @@ static void check_vmas(struct check *k)
 		fail(k, "VMA tree: %s", why);
 		return;
 	}
+	check_vm_counts(k);
 	for (const struct vma *v = k->mm->vmas; v && !k->failed; v = v->next) {
 		int hl = (v->flags & VM_HUGETLB) ? huge_level(k, v) : -1;
 		u64 align = hl >= 0 ? pt_level_size(hl) : PAGE_SIZE;
@@ -430,6 +450,9 @@ static void counters(struct check *k)
 	if (st.user_tables != k->tables)
 		fail(k, "user page-table pages: counter %llu, the tables hold %llu",
 		     (unsigned long long)st.user_tables, (unsigned long long)k->tables);
+	else if (vm_committed_pages != k->committed)
+		fail(k, "Committed_AS: vm_committed_pages %lu, the VM_ACCOUNT VMAs hold %llu", vm_committed_pages,
+		     (unsigned long long)k->committed);
 	else if (thp_total_bytes() != k->thp * pt_level_size(THP_LEVEL))
 		fail(k, "THP: counter says %llu bytes, the tables map %llu leaves",
 		     (unsigned long long)thp_total_bytes(), (unsigned long long)k->thp);

@@ -18,6 +18,8 @@
  *     hugetlb free pool), recounted in a scratch array indexed by page;
  *   - hugetlb: Rsvd equals the unfaulted pages of reserving VMAs, Free the
  *     free list, Total the free plus the mapped pages;
+ *   - each mm's total_vm, data_vm and commit_vm against its VMAs, and
+ *     vm_committed_pages (Committed_AS) against every VM_ACCOUNT VMA;
  *   - the user page-table page counter and the THP leaf counter.
  * Free pages returning to their value after each test program is /init's
  * leak check (tests/user/init.c).

@@ -13,6 +13,11 @@
  * result (mprotect and madvise change the VMAs before the failing one;
  * mmap(MAP_FIXED) and mremap(MREMAP_FIXED) unmap their target first).
  *
+ * Limits (mm/commit.h): before an operation adds pages it checks mm's
+ * RLIMIT_AS and RLIMIT_DATA (mm_may_expand) and, for pages charged to the
+ * commit count, the overcommit policy (vm_enough_memory); VMA splits stay
+ * under vm.max_map_count. Each is -ENOMEM, as on Linux (OC-*).
+ *
  * Sealing costs one flag test on each VMA an operation already visits; no
  * call walks the range a second time just to look for seals.
  */
@@ -40,7 +45,9 @@ long mm_munmap(struct mm *mm, unsigned long start, unsigned long len);
 
 /*
  * brk(want): the new break, or the old one when the move is refused (brk
- * has no errno). data_limit is RLIMIT_DATA's soft limit (~0: none).
+ * has no errno): by data_limit (RLIMIT_DATA's soft limit over the heap,
+ * ~0: none), the next mapping, mm's RLIMIT_AS/RLIMIT_DATA over all its
+ * mappings, max_map_count or the commit charge (mm/commit.h).
  */
 unsigned long mm_brk(struct mm *mm, unsigned long want, u64 data_limit);
 

@@ -4,6 +4,7 @@
  */
 #include "mm_ops.h"
 #include "hugetlb.h"
+#include "commit.h"
 #include "errno.h"
 #include "mman.h"
 #include <asm/memlayout.h>
@@ -33,13 +34,21 @@ bool mm_range_mapped(struct mm *mm, unsigned long start, unsigned long end)
 	return v && v->start < end;
 }
 
+/* Linux's split_vma(): a split needs memory and a VMA below max_map_count (OC-10). */
+static struct vma *split_counted(struct mm *mm, struct vma *v, unsigned long addr)
+{
+	if ((u64)mm->nvmas >= sysctl_max_map_count)
+		return NULL;
+	return vma_split(mm, v, addr);
+}
+
 struct vma *mm_isolate(struct mm *mm, struct vma *v, unsigned long start, unsigned long end)
 {
 	bool cut = v->start < start;
 
-	if (cut && !(v = vma_split(mm, v, start)))
+	if (cut && !(v = split_counted(mm, v, start)))
 		return NULL;
-	if (v->end > end && !vma_split(mm, v, end)) {
+	if (v->end > end && !split_counted(mm, v, end)) {
 		if (cut)
 			vma_merge_neighbours(mm, v);	/* undo the first split; never fails */
 		return NULL;
@@ -91,6 +100,8 @@ long mm_munmap(struct mm *mm, unsigned long start, unsigned long len)
 		return 0;
 	/* Split both ends before anything is zapped: ENOMEM changes nothing. */
 	cut = v->start < start;
+	if (cut && v->end > end && (u64)mm->nvmas >= sysctl_max_map_count)
+		return -ENOMEM;	/* OC-11: a hole in one VMA would pass max_map_count */
 	if (cut && !(v = vma_split(mm, v, start)))
 		return -ENOMEM;
 	last = vma_find(mm, end - 1);
@@ -145,8 +156,8 @@ static long mmap_type(unsigned long flags, bool is_file, unsigned *vmflags)
 	}
 	if (flags & MAP_GROWSDOWN)
 		*vmflags |= VM_GROWSDOWN;
-	if (flags & MAP_NORESERVE)
-		*vmflags |= VM_NORESERVE;
+	if ((flags & MAP_NORESERVE) && sysctl_overcommit_memory != OVERCOMMIT_NEVER)
+		*vmflags |= VM_NORESERVE;	/* OC-3: mode 2 charges it anyway */
 	return 0;
 }
 
@@ -206,6 +217,25 @@ static struct vma *mmap_insert(struct mm *mm, unsigned long addr, unsigned long 
 	return vma_insert_prepared(mm, v, addr, addr + len, vmflags, fname, offset);
 }
 
+/*
+ * OC-20, OC-21, OC-1: RLIMIT_AS and RLIMIT_DATA, then the commit charge,
+ * as Linux's mmap_region(): pages MAP_FIXED replaces count as gone.
+ * 0 or -ENOMEM.
+ */
+static long mmap_limits(struct mm *mm, unsigned long addr, unsigned long len, unsigned long flags,
+			unsigned vmflags)
+{
+	unsigned long old = 0, old_charged = 0, pages = len >> PAGE_SHIFT;
+
+	if (flags & MAP_FIXED)
+		mm_range_pages(mm, addr, addr + len, &old, &old_charged);
+	if (!mm_may_expand(mm, vmflags, pages - old))
+		return -ENOMEM;
+	if ((vmflags & VM_ACCOUNT) && pages > old_charged && vm_enough_memory(mm, pages - old_charged))
+		return -ENOMEM;
+	return 0;
+}
+
 /* The MAP_HUGETLB part of mmap (HT-1..4): size, alignment, reservation. */
 static long mmap_hugetlb(struct mm *mm, unsigned long addr, unsigned long len, unsigned long flags,
 			 unsigned vmflags, bool write)
@@ -220,6 +250,8 @@ static long mmap_hugetlb(struct mm *mm, unsigned long addr, unsigned long len, u
 	if (!len || len > TASK_SIZE)
 		return -ENOMEM;
 	err = mmap_place(mm, &addr, len, flags, h->size);
+	if (!err)
+		err = mmap_limits(mm, addr, len, flags, vmflags);	/* OC-4: not charged */
 	if (err)
 		return err;
 	if (reserve && hugetlb_reserve(h, len / h->size))
@@ -249,6 +281,8 @@ long mm_mmap(struct mm *mm, unsigned long addr, unsigned long len, unsigned long
 	if (PAGE_ALIGN_UL(len) == 0)
 		return -ENOMEM;	/* MM-6 */
 	len = PAGE_ALIGN_UL(len);
+	if ((u64)mm->nvmas > sysctl_max_map_count)
+		return -ENOMEM;	/* OC-10: Linux's test is ">" here */
 	err = mmap_type(flags, file != NULL, &vmflags);
 	if (err)
 		return err;
@@ -259,6 +293,10 @@ long mm_mmap(struct mm *mm, unsigned long addr, unsigned long len, unsigned long
 	if (len > TASK_SIZE - USER_MMAP_MIN)
 		return -ENOMEM;
 	err = mmap_place(mm, &addr, len, flags, PAGE_SIZE);
+	if (err)
+		return err;
+	vmflags |= vm_account_flag(vmflags, file != NULL);
+	err = mmap_limits(mm, addr, len, flags, vmflags);
 	if (err)
 		return err;
 	/* identity (struct vma): a shared anonymous mapping is its own object */
@@ -275,6 +313,8 @@ long mm_mmap(struct mm *mm, unsigned long addr, unsigned long len, unsigned long
 
 /* ---- brk ---- */
 
+#define HEAP_FLAGS (VM_READ | VM_WRITE | VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC | VM_HEAP | VM_ACCOUNT)
+
 unsigned long mm_brk(struct mm *mm, unsigned long want, u64 data_limit)
 {
 	unsigned long old_end = PAGE_ALIGN_UL(mm->brk), new_end;
@@ -283,8 +323,9 @@ unsigned long mm_brk(struct mm *mm, unsigned long want, u64 data_limit)
 	if (want < mm->brk_start)
 		return mm->brk;	/* BR-1 */
 	/*
-	 * BR-2: RLIMIT_DATA. Linux counts the data segment too; this mm does
-	 * not record its size, so only the heap itself is counted.
+	 * BR-2: RLIMIT_DATA over the heap. Linux adds the data segment here;
+	 * this mm does not record its size, so only the heap is counted. The
+	 * growth is checked against all data mappings below (OC-21).
 	 */
 	if (data_limit != ~0ull && want - mm->brk_start > data_limit)
 		return mm->brk;
@@ -302,8 +343,10 @@ unsigned long mm_brk(struct mm *mm, unsigned long want, u64 data_limit)
 	next = vma_find_from(mm, old_end);
 	if (new_end < old_end || new_end > TASK_SIZE || (next && next->start < new_end + PAGE_SIZE))
 		return mm->brk;	/* BR-5; EW-7: new_end < old_end when the rounding wrapped */
-	heap = vma_insert(mm, old_end, new_end, VM_READ | VM_WRITE | VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC | VM_HEAP,
-			  NULL, 0);
+	if (!mm_may_expand(mm, HEAP_FLAGS, (new_end - old_end) >> PAGE_SHIFT) ||
+	    (u64)mm->nvmas > sysctl_max_map_count || vm_enough_memory(mm, (new_end - old_end) >> PAGE_SHIFT))
+		return mm->brk;	/* OC-2, OC-20, OC-21 */
+	heap = vma_insert(mm, old_end, new_end, HEAP_FLAGS, NULL, 0);
 	if (!heap)
 		return mm->brk;
 	vma_merge_neighbours(mm, heap);

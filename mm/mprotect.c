@@ -5,6 +5,7 @@
  * their new protection (MP-10).
  */
 #include "mm_ops.h"
+#include "commit.h"
 #include "errno.h"
 #include "mman.h"
 
@@ -54,6 +55,32 @@ static long mprotect_check(struct mm *mm, unsigned long *startp, unsigned long l
 	return 0;
 }
 
+/*
+ * OC-5, OC-20, OC-21: the charge of pages of v taking *flags, as Linux's
+ * mprotect_fixup(). Made writable: refused (-ENOMEM) when they become
+ * data beyond RLIMIT_DATA (or pass RLIMIT_AS) and were not before; a
+ * private mapping not charged yet is charged now (VM_ACCOUNT added to
+ * *flags), unless it is MAP_NORESERVE or hugetlb. Made read-only: an
+ * anonymous VMA that never had a page (Linux: no anon_vma yet; here no
+ * page present anywhere in v) gives its charge back; any other keeps it.
+ */
+static long mprotect_charge(struct mm *mm, const struct vma *v, unsigned *flags, unsigned long pages)
+{
+	if (!(*flags & VM_WRITE)) {
+		if ((v->flags & VM_ACCOUNT) && !v->name && !v->file && !mm_rss_pages(mm, v->start, v->end))
+			*flags &= ~VM_ACCOUNT;
+		return 0;
+	}
+	if (!mm_may_expand(mm, *flags, pages) && mm_may_expand(mm, v->flags, pages))
+		return -ENOMEM;
+	if (!(v->flags & (VM_ACCOUNT | VM_WRITE | VM_HUGETLB | VM_SHARED | VM_NORESERVE))) {
+		if (vm_enough_memory(mm, pages))
+			return -ENOMEM;
+		*flags |= VM_ACCOUNT;
+	}
+	return 0;
+}
+
 long mm_mprotect(struct mm *mm, unsigned long start, unsigned long len, unsigned long prot)
 {
 	unsigned long end, tmp;
@@ -73,10 +100,15 @@ long mm_mprotect(struct mm *mm, unsigned long start, unsigned long len, unsigned
 			return -EPERM;	/* MS-25 / MF-1, before the "unchanged" shortcut */
 		tmp = MIN(v->end, end);
 		if ((v->flags & VM_ACCESS) != newbits) {
+			unsigned flags = (v->flags & ~VM_ACCESS) | newbits;
+
+			err = mprotect_charge(mm, v, &flags, (tmp - MAX(v->start, start)) >> PAGE_SHIFT);
+			if (err)
+				return err;
 			v = mm_isolate(mm, v, start, end);
 			if (!v)
 				return -ENOMEM;
-			v->flags = (v->flags & ~VM_ACCESS) | newbits;
+			vma_set_flags(mm, v, flags);
 			mm_change_protection(mm, v, v->start, v->end);
 			vma_merge_neighbours(mm, v);
 		}

@@ -8,6 +8,7 @@
  */
 #include "mm_ops.h"
 #include "hugetlb.h"
+#include "commit.h"
 #include "errno.h"
 #include "mman.h"
 #include <asm/memlayout.h>
@@ -36,7 +37,8 @@ static u64 moved_offset(const struct vma *v, unsigned long old, unsigned long to
  */
 static long duplicate_vma(struct mm *mm, struct vma *v, unsigned long old, unsigned long to, unsigned long len)
 {
-	struct vma *nv = vma_insert(mm, to, to + len, v->flags, v->name, moved_offset(v, old, to));
+	/* OC-6: the shared object was charged once, when it was made */
+	struct vma *nv = vma_insert(mm, to, to + len, v->flags & ~VM_ACCOUNT, v->name, moved_offset(v, old, to));
 	long err = 0;
 
 	if (!nv)
@@ -65,7 +67,12 @@ static long mremap_move(struct mm *mm, struct vma *v, unsigned long old, unsigne
 {
 	struct vma *nv;
 	long err;
+	unsigned long charge = dontunmap ? new_len : new_len > old_len ? new_len - old_len : 0;
 
+	if ((u64)mm->nvmas + 3 >= sysctl_max_map_count)
+		return -ENOMEM;	/* OC-12: as Linux's move_vma() */
+	if (old_len && (v->flags & VM_ACCOUNT) && charge && vm_enough_memory(mm, charge >> PAGE_SHIFT))
+		return -ENOMEM;	/* OC-6: the growth, or all of a DONTUNMAP copy */
 	if (!old_len)
 		return duplicate_vma(mm, v, old, to, new_len);
 	nv = vma_prepare();
@@ -200,6 +207,8 @@ static long mremap_to(struct mm *mm, struct vma *v, unsigned long old, unsigned 
 		return -EINVAL;	/* MR-8 */
 	if (new_addr < old + MAX(old_len, new_len) && old < new_addr + new_len)
 		return -EINVAL;	/* MR-8: overlap */
+	if ((u64)mm->nvmas + 2 + 3 >= sysctl_max_map_count)
+		return -ENOMEM;	/* OC-12: the two unmaps may add a VMA each, and the move needs 3 */
 	if (flags & MREMAP_FIXED) {
 		err = mm_munmap(mm, new_addr, new_len);	/* MR-9: EPERM if sealed */
 		if (err)
@@ -214,9 +223,13 @@ static long mremap_to(struct mm *mm, struct vma *v, unsigned long old, unsigned 
 	v = vma_find(mm, old);
 	if (!v)
 		return -EFAULT;
+	if ((flags & MREMAP_DONTUNMAP) && !mm_may_expand(mm, v->flags, old_len >> PAGE_SHIFT))
+		return -ENOMEM;	/* OC-20, OC-21: the old range stays */
 	err = mremap_source(v, old, old_len);
 	if (err)
 		return err;
+	if (new_len > old_len && !mm_may_expand(mm, v->flags, (new_len - old_len) >> PAGE_SHIFT))
+		return -ENOMEM;	/* OC-20, OC-21 */
 	if (!(flags & MREMAP_FIXED)) {
 		/* DONTUNMAP alone: new_addr is only a hint, as for mmap */
 		new_addr = mm_choose_address(mm, new_addr, new_len);
@@ -240,6 +253,8 @@ static long mremap_grow_in_place(struct mm *mm, struct vma *v, unsigned long old
 	if (old + old_len != v->end || delta > TASK_SIZE || v->end > TASK_SIZE - delta ||
 	    mm_range_mapped(mm, v->end, v->end + delta))	/* EW-6: no end past the top */
 		return 1;
+	if ((v->flags & VM_ACCOUNT) && vm_enough_memory(mm, delta >> PAGE_SHIFT))
+		return -ENOMEM;	/* OC-6 */
 	grown = vma_insert(mm, v->end, v->end + delta, v->flags, v->name, vma_offset_at(v, v->end));
 	if (!grown)
 		return -ENOMEM;
@@ -270,6 +285,8 @@ long mm_mremap(struct mm *mm, unsigned long old, unsigned long old_len, unsigned
 	err = mremap_source(v, old, old_len);
 	if (err)
 		return err;
+	if (!mm_may_expand(mm, v->flags, (new_len - old_len) >> PAGE_SHIFT))
+		return -ENOMEM;	/* OC-20, OC-21 */
 	err = mremap_grow_in_place(mm, v, old, old_len, new_len);
 	if (err != 1)
 		return err;

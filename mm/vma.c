@@ -295,6 +295,35 @@ int vma_count(const struct mm *mm)
 
 /* ---- updates ---- */
 
+unsigned long vm_committed_pages;
+
+/*
+ * A VMA with flags gained pages (or lost them, pages < 0): update mm's
+ * counts and the system's commit count.
+ */
+static void vm_stat(struct mm *mm, unsigned flags, long pages)
+{
+	mm->total_vm += pages;
+	if (vm_is_data(flags))
+		mm->data_vm += pages;
+	if (flags & VM_ACCOUNT) {
+		mm->commit_vm += pages;
+		vm_committed_pages += pages;
+	}
+}
+
+static long vma_pages(const struct vma *v)
+{
+	return (long)((v->end - v->start) >> PAGE_SHIFT);
+}
+
+void vma_set_flags(struct mm *mm, struct vma *v, unsigned flags)
+{
+	vm_stat(mm, v->flags, -vma_pages(v));
+	v->flags = flags;
+	vm_stat(mm, flags, vma_pages(v));
+}
+
 struct vma *vma_insert(struct mm *mm, unsigned long start, unsigned long end, unsigned flags,
 		       const char *name, u64 offset)
 {
@@ -328,6 +357,7 @@ struct vma *vma_insert_prepared(struct mm *mm, struct vma *v, unsigned long star
 	v->name = name;
 	v->offset = offset;
 	link_after(mm, next ? next->prev : last_vma(mm), v);
+	vm_stat(mm, flags, vma_pages(v));
 	return v;
 }
 
@@ -336,6 +366,7 @@ void vma_remove(struct mm *mm, struct vma *v)
 	struct vma *succ = v->next;
 
 	VMA_ASSERT(mm->nvmas > 0, "nvmas %d", mm->nvmas);
+	vm_stat(mm, v->flags, -vma_pages(v));
 	if (v->prev)
 		v->prev->next = v->next;
 	else
@@ -392,8 +423,10 @@ void vma_adjust(struct mm *mm, struct vma *v, unsigned long start, unsigned long
 		   end, v->next->start);
 	if (v->name || v->file)
 		v->offset += (u64)start - (u64)v->start;	/* wraps correctly when start moves down */
+	vm_stat(mm, v->flags, -vma_pages(v));
 	v->start = start;
 	v->end = end;
+	vm_stat(mm, v->flags, vma_pages(v));
 	rebalance_up(mm, v);
 	if (v->next)
 		rebalance_up(mm, v->next);

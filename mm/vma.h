@@ -43,11 +43,18 @@
 #define VM_GROWSDOWN	0x0100u
 #define VM_STACK	0x0200u	/* the main stack ("[stack]") */
 #define VM_HEAP		0x0400u	/* the brk area ("[heap]") */
+#define VM_ACCOUNT	0x0800u	/* its pages are charged to the commit count (mm/commit.h) */
 #define VM_HUGETLB	0x00400000u	/* MAP_HUGETLB: never merged with a neighbour */
 #define VM_ACCESS	(VM_READ | VM_WRITE | VM_EXEC)
 
 struct page;
 struct vma_file;
+
+/* A data mapping (RLIMIT_DATA, struct mm's data_vm): private, writable, not a stack (Linux's is_data_mapping). */
+static inline bool vm_is_data(unsigned flags)
+{
+	return (flags & (VM_WRITE | VM_SHARED | VM_STACK | VM_GROWSDOWN)) == VM_WRITE;
+}
 
 /*
  * What backs a file mapping whose pages come from the file itself (today
@@ -110,6 +117,15 @@ struct mm {
 	struct vma *vmas;		/* sorted list: the lowest VMA */
 	struct vma *vma_root;		/* AVL tree of the same VMAs */
 	int nvmas;
+	/* Pages in VMAs, kept by vma.c (vma_insert*, vma_remove, vma_adjust,
+	 * vma_set_flags): all of them (RLIMIT_AS), the data ones (private,
+	 * writable, not a stack: RLIMIT_DATA) and the VM_ACCOUNT ones
+	 * (part of vm_committed_pages). */
+	unsigned long total_vm, data_vm, commit_vm;
+	/* The calling process's RLIMIT_AS and RLIMIT_DATA (soft, and DATA's
+	 * hard) in bytes, ~0 for none: kernel/sys_mm.c copies them in before
+	 * each operation; mm_create() sets none. */
+	u64 rlim_as, rlim_data, rlim_data_max;
 	unsigned long brk_start, brk;	/* heap: [brk_start, brk) */
 	unsigned long mmap_base;	/* top-down mmap placement starts below this */
 	unsigned long stack_top;
@@ -117,6 +133,9 @@ struct mm {
 	int users;			/* processes sharing this mm */
 	unsigned pkeys_freed;		/* protection keys given back with pkey_free (kernel/pkeys.c) */
 };
+
+/* Pages of every VM_ACCOUNT VMA of every mm: Linux's Committed_AS (mm/commit.c). */
+extern unsigned long vm_committed_pages;
 
 /* The VMA containing addr, or NULL. O(log n). */
 struct vma *vma_find(const struct mm *mm, unsigned long addr);
@@ -157,6 +176,9 @@ void vma_remove(struct mm *mm, struct vma *vma);
  * is left (vma is unchanged). O(log n).
  */
 struct vma *vma_split(struct mm *mm, struct vma *vma, unsigned long addr);
+
+/* Give v new flags, keeping mm's page counts (struct mm) right. */
+void vma_set_flags(struct mm *mm, struct vma *v, unsigned flags);
 
 /*
  * Move vma's bounds to [start, end) (for brk, stack growth, mremap in

@@ -217,6 +217,14 @@ void page_alloc_count_pt(bool user, int delta)
 	env.pt_pages[user ? 1 : 0] += delta;
 }
 
+/* What mm/commit.c needs: the pool's size and use. */
+void page_alloc_stats(struct page_stats *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->total_pages = ENV_POOL_PAGES;
+	out->free_pages = ENV_POOL_PAGES - (u64)env.in_use;
+}
+
 long env_pages_in_use(void)
 {
 	return env.in_use;

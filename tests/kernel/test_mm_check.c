@@ -104,7 +104,7 @@ static bool build(void)
 	if (mm_fault(a, BASE, FAULT_WRITE) || mm_fault(a, BASE + P, FAULT_WRITE) ||
 	    mm_fault(a, BASE + 8 * P, FAULT_READ) || mm_fault(a, BASE + 12 * P, FAULT_WRITE))
 		return false;
-	v->flags = VM_MAYREAD | VM_MAYWRITE;	/* mprotect(PROT_NONE) */
+	vma_set_flags(a, v, VM_MAYREAD | VM_MAYWRITE);	/* mprotect(PROT_NONE) */
 	mm_change_protection(a, v, v->start, v->end);
 	mms[0] = a;
 	mms[1] = mm_copy(a);
@@ -176,6 +176,13 @@ static void counts(void)
 	pg->refcount -= 2;
 	expect_fires("a refcount one too low", "refcount 1, expected 2");
 	pg->refcount++;
+
+	mms[1]->data_vm++;
+	expect_fires("a data page count one too high", "VMA page counts: total_vm");
+	mms[1]->data_vm--;
+	vm_committed_pages--;
+	expect_fires("a commit count one too low", "Committed_AS: vm_committed_pages");
+	vm_committed_pages++;
 
 	t = pxd_alloc(&mms[0]->pt, PT_LAST_LEVEL);
 	if (t) {

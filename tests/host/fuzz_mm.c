@@ -342,10 +342,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	static int trace = -1;
+
+	if (trace < 0)
+		trace = getenv("FUZZ_MM_TRACE") != NULL;
 	start();
 	for (size_t i = 0; i + 5 <= size && i < 5 * 200; i += 5) {
 		decode_op(data + i);
 		plant();
+		if (trace)
+			fprintf(stderr, "%s\n", what);	/* FUZZ_MM_TRACE=1: every operation */
 		check(what);
 	}
 	finish();

@@ -641,8 +641,26 @@ static struct rec *rec_covering(unsigned long va, int asid)
 	return NULL;
 }
 
+/*
+ * Forget the records whose invalidation has completed: nothing checks a
+ * done record again (a broken entry's later rewrite only needs the record
+ * while its TLBI is outstanding). Keeps a long run of unmaps, each of whose
+ * entries stays invalid, from filling the table.
+ */
+static void rec_compact(void)
+{
+	int n = 0;
+
+	for (int i = 0; i < M.nrecs; i++)
+		if (!M.recs[i].done)
+			M.recs[n++] = M.recs[i];
+	M.nrecs = n;
+}
+
 static void rec_add(int kind, phys_addr_t loc, unsigned long va, u64 size, int asid, bool old_table)
 {
+	if (M.nrecs == MAX_RECS)
+		rec_compact();
 	if (M.nrecs == MAX_RECS) {
 		fprintf(stderr, "tlb_model: too many pending changes\n");
 		abort();

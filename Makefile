@@ -4,7 +4,7 @@
 #   make check    host tests + every QEMU configuration; ends "N passed, N failed"
 #   make gdb      QEMU halted with a gdb stub, prints the gdb command to attach
 #   make setup    install what is missing (also run by run and check)
-#   make setup-gdb  also build microblaze-elf-gdb (also run by gdb and check)
+#   make setup-gdb  setup, and build microblaze-elf-gdb if it is missing
 #
 # Variables: ARCH=arm64|microblaze BOARD MEM CPU SMP EL BOOTARGS QEMU_EXTRA TIMEOUT GDB_PORT
 
@@ -103,7 +103,8 @@ GDB_CMD = $(GDB) $(BUILD)/kernel.elf -ex 'set architecture $(GDB_ARCH)' -ex 'tar
 gdb-cmd:
 	@echo "$(GDB_CMD)"
 
-gdb: setup-gdb
+# ARCH=microblaze: build the debugger first if it is missing (setup-gdb).
+gdb: $(if $(filter microblaze,$(ARCH)),setup-gdb,setup)
 	@$(MAKE) -s --no-print-directory kernel
 	@echo "QEMU is waiting for gdb on localhost:$(GDB_PORT). In another terminal:"
 	@echo "  $(GDB_CMD)"
@@ -146,7 +147,7 @@ build/boot-dtbs/bad-structure.dtb: build/boot-dtbs/good.dtb build/host/dtb-corru
 	@build/host/dtb-corrupt $< $@
 boot-dtbs: $(BOOT_DTBS)
 
-check: setup-gdb
+check: setup
 	@bash tools/check.sh
 
 clean:

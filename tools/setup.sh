@@ -15,9 +15,10 @@
 #   usage: tools/setup.sh [--with-gdb]
 #
 # When everything is already there it only looks (well under a second) and
-# changes nothing.  The top-level Makefile runs it before `make run` and
-# `make setup`, and with --with-gdb before `make check`, `make gdb` and
-# `make setup-gdb`.
+# changes nothing.  The top-level Makefile runs it before `make run`,
+# `make check` and `make setup`, and with --with-gdb for `make setup-gdb` and
+# `make gdb ARCH=microblaze`.  `make check` does not build the debugger (its
+# gdb check skips MicroBlaze without it): see README.md, "Debugging".
 #
 # Environment:
 #   MBTC_PREBUILT   path of a prebuilt toolchain archive (.tar.xz holding
@@ -184,9 +185,16 @@ mbgdb_ok() {
 [ "$with_gdb" = 1 ] || exit 0
 if ! mbgdb_ok; then
     mbtc_writable || die "$MBTC_GDB is missing or broken and $MBTC is not writable; run as root: sudo bash tools/setup.sh --with-gdb"
-    say "no microblaze-elf-gdb; building it from Debian's gdb-source (MBGDB_MINUTES) ..."
-    bash "$here/build-microblaze-gdb.sh" "$MBTC" \
-        || die "building microblaze-elf-gdb failed"
-    mbgdb_ok || die "$MBTC_GDB does not work after building it"
+    # One build at a time (two worktrees' set-ups share /opt/mbtc): a second
+    # one waits here, then finds the debugger the first one installed.
+    exec 8>"$MBTC/.gdb-build.lock"
+    flock 8
+    if ! mbgdb_ok; then
+        say "no microblaze-elf-gdb; building it from Debian's gdb-source (MBGDB_MINUTES) ..."
+        bash "$here/build-microblaze-gdb.sh" "$MBTC" \
+            || die "building microblaze-elf-gdb failed"
+        mbgdb_ok || die "$MBTC_GDB does not work after building it"
+    fi
+    exec 8>&-
 fi
 say "microblaze debugger ok ($MBTC_GDB)"

@@ -4,7 +4,7 @@
 #   make check    host tests + every QEMU configuration; ends "N passed, N failed"
 #   make gdb      QEMU halted with a gdb stub, prints the gdb command to attach
 #   make setup    install what is missing (also run by run and check)
-#   make setup-gdb  setup, and build microblaze-elf-gdb if it is missing
+#   make setup-gdb  setup, and build microblaze-elf-gdb if missing (also run by check)
 #
 # Variables: ARCH=arm64|microblaze BOARD MEM CPU SMP EL BOOTARGS QEMU_EXTRA TIMEOUT GDB_PORT
 
@@ -147,7 +147,8 @@ build/boot-dtbs/bad-structure.dtb: build/boot-dtbs/good.dtb build/host/dtb-corru
 	@build/host/dtb-corrupt $< $@
 boot-dtbs: $(BOOT_DTBS)
 
-check: setup
+# check: with the MicroBlaze debugger for tests/host/gdb_stub.sh (README.md, "Debugging").
+check: setup-gdb
 	@bash tools/check.sh
 
 clean:

@@ -124,8 +124,8 @@ run "install gdb" install -s -m 755 gdb/gdb "$PREFIX/bin/$TARGET-gdb"
 run "install data-directory" make -C gdb/data-directory install MAKEINFO=true
 
 # ---- check ---------------------------------------------------------------------
-"$PREFIX/bin/$TARGET-gdb" -nx -batch -ex 'set architecture microblaze' >>"$LOG" 2>&1 \
-    || die "$PREFIX/bin/$TARGET-gdb refuses 'set architecture microblaze'"
+"$PREFIX/bin/$TARGET-gdb" -nx -batch -ex 'set architecture MicroBlaze' >>"$LOG" 2>&1 \
+    || die "$PREFIX/bin/$TARGET-gdb refuses 'set architecture MicroBlaze'"
 
 elapsed=$((SECONDS - start))
 say "done in $((elapsed / 60))m$((elapsed % 60))s: $("$PREFIX/bin/$TARGET-gdb" --version | head -n 1)"

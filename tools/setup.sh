@@ -15,10 +15,9 @@
 #   usage: tools/setup.sh [--with-gdb]
 #
 # When everything is already there it only looks (well under a second) and
-# changes nothing.  The top-level Makefile runs it before `make run`,
-# `make check` and `make setup`, and with --with-gdb for `make setup-gdb` and
-# `make gdb ARCH=microblaze`.  `make check` does not build the debugger (its
-# gdb check skips MicroBlaze without it): see README.md, "Debugging".
+# changes nothing.  The top-level Makefile runs it before `make run` and
+# `make setup`, and with --with-gdb before `make check`, `make setup-gdb` and
+# `make gdb ARCH=microblaze`.
 #
 # Environment:
 #   MBTC_PREBUILT   path of a prebuilt toolchain archive (.tar.xz holding
@@ -179,7 +178,7 @@ fi
 # Works if it starts and accepts the MicroBlaze architecture.
 mbgdb_ok() {
     [ -x "$MBTC_GDB" ] &&
-        "$MBTC_GDB" -nx -batch -ex 'set architecture microblaze' >/dev/null 2>&1
+        "$MBTC_GDB" -nx -batch -ex 'set architecture MicroBlaze' >/dev/null 2>&1
 }
 
 [ "$with_gdb" = 1 ] || exit 0
@@ -190,7 +189,7 @@ if ! mbgdb_ok; then
     exec 8>"$MBTC/.gdb-build.lock"
     flock 8
     if ! mbgdb_ok; then
-        say "no microblaze-elf-gdb; building it from Debian's gdb-source (MBGDB_MINUTES) ..."
+        say "no microblaze-elf-gdb; building it from Debian's gdb-source (about 6 minutes on two idle cores) ..."
         bash "$here/build-microblaze-gdb.sh" "$MBTC" \
             || die "building microblaze-elf-gdb failed"
         mbgdb_ok || die "$MBTC_GDB does not work after building it"

@@ -61,4 +61,4 @@ QEMU_CMD = $(QEMU_BIN) -M petalogix-$(BOARD) -m $(MEM) -nographic $(MB_EXCEPTION
 	$(if $(INITRD),-initrd $(INITRD)) $(QEMU_EXTRA)
 # Debian has no MicroBlaze gdb: tools/build-microblaze-gdb.sh builds this one.
 GDB ?= /opt/mbtc/bin/microblaze-elf-gdb
-GDB_ARCH := microblaze
+GDB_ARCH := MicroBlaze

@@ -9,8 +9,8 @@
 #                          s3adsp1800 (microblaze-elf-gdb), then the self-check
 #
 # A missing gdb-multiarch is a failure (make setup installs it).  A missing
-# microblaze-elf-gdb is not: `make check` does not build it (README.md,
-# "Debugging"), so its points are "ok ... # SKIP" naming `make setup-gdb`.
+# microblaze-elf-gdb (`make check` builds it first, but this script may run
+# alone) makes its points "ok ... # SKIP", naming `make setup-gdb`.
 #
 # The breakpoint is an ordinary one at the linked (high) address: QEMU's stub
 # keeps breakpoints as guest virtual PCs and never patches guest memory, so it

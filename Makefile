@@ -97,7 +97,7 @@ run: setup
 	@bash tools/run-qemu.sh --arch $(ARCH) --timeout 0 --stream --log $(BUILD)/run.log -- $(QEMU_CMD)
 
 # The debugger for this ARCH (arch.mk: GDB, GDB_ARCH) attached to QEMU's gdb
-# stub on GDB_PORT, with the kernel's symbols (tests/host/gdb.sh runs it too).
+# stub on GDB_PORT, with the kernel's symbols (tests/host/gdb_stub.sh runs it too).
 GDB_PORT ?= 1234
 GDB_CMD = $(GDB) $(BUILD)/kernel.elf -ex 'set architecture $(GDB_ARCH)' -ex 'target remote localhost:$(GDB_PORT)'
 gdb-cmd:

@@ -189,7 +189,7 @@ if ! mbgdb_ok; then
     exec 8>"$MBTC/.gdb-build.lock"
     flock 8
     if ! mbgdb_ok; then
-        say "no microblaze-elf-gdb; building it from Debian's gdb-source (about 6 minutes on two idle cores) ..."
+        say "no microblaze-elf-gdb; building it from Debian's gdb-source (about 10 minutes on two cores) ..."
         bash "$here/build-microblaze-gdb.sh" "$MBTC" \
             || die "building microblaze-elf-gdb failed"
         mbgdb_ok || die "$MBTC_GDB does not work after building it"

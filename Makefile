@@ -2,10 +2,11 @@
 #
 #   make run      boot the kernel in QEMU, console on stdio
 #   make check    host tests + every QEMU configuration; ends "N passed, N failed"
-#   make gdb      QEMU halted with a gdb stub, prints the gdb-multiarch command
+#   make gdb      QEMU halted with a gdb stub, prints the gdb command to attach
 #   make setup    install what is missing (also run by run and check)
+#   make setup-gdb  setup, and build microblaze-elf-gdb if missing (also run by check)
 #
-# Variables: ARCH=arm64|microblaze BOARD MEM CPU SMP EL BOOTARGS QEMU_EXTRA TIMEOUT
+# Variables: ARCH=arm64|microblaze BOARD MEM CPU SMP EL BOOTARGS QEMU_EXTRA TIMEOUT GDB_PORT
 
 comma := ,
 ARCH ?= arm64
@@ -36,7 +37,7 @@ ASFLAGS := $(ARCH_CFLAGS) $(INCLUDES) -D__ASSEMBLER__
 SRCS := $(wildcard kernel/*.c) $(wildcard mm/*.c) $(wildcard tests/kernel/*.c) $(ARCH_SRCS)
 OBJS := $(patsubst %,$(BUILD)/obj/%.o,$(SRCS))
 
-.PHONY: all kernel run check gdb setup clean host-tests host-test-list host-dtbs boot-dtbs qemu-cmd print-arch
+.PHONY: all kernel run check gdb gdb-cmd setup setup-gdb clean host-tests host-test-list host-dtbs boot-dtbs qemu-cmd print-arch
 all: kernel
 
 kernel: $(KERNEL_IMAGE) $(KERNEL_DTB)
@@ -71,6 +72,10 @@ $(BUILD)/dts-$(MEM)/%.dtb: dts/%.dts
 setup:
 	@bash tools/setup.sh
 
+# setup, and the MicroBlaze debugger (tools/build-microblaze-gdb.sh) if it is missing.
+setup-gdb:
+	@bash tools/setup.sh --with-gdb
+
 # Print the QEMU command line for the current variables (used by the runner).
 qemu-cmd:
 	@echo '$(QEMU_CMD)'
@@ -91,11 +96,19 @@ run: setup
 	@$(MAKE) -s --no-print-directory kernel $(INITRD)
 	@bash tools/run-qemu.sh --arch $(ARCH) --timeout 0 --stream --log $(BUILD)/run.log -- $(QEMU_CMD)
 
-gdb: setup
+# The debugger for this ARCH (arch.mk: GDB, GDB_ARCH) attached to QEMU's gdb
+# stub on GDB_PORT, with the kernel's symbols (tests/host/gdb_stub.sh runs it too).
+GDB_PORT ?= 1234
+GDB_CMD = $(GDB) $(BUILD)/kernel.elf -ex 'set architecture $(GDB_ARCH)' -ex 'target remote localhost:$(GDB_PORT)'
+gdb-cmd:
+	@echo "$(GDB_CMD)"
+
+# ARCH=microblaze: build the debugger first if it is missing (setup-gdb).
+gdb: $(if $(filter microblaze,$(ARCH)),setup-gdb,setup)
 	@$(MAKE) -s --no-print-directory kernel
-	@echo "QEMU is waiting for gdb on localhost:1234. In another terminal:"
-	@echo "  gdb-multiarch $(BUILD)/kernel.elf -ex 'set architecture $(GDB_ARCH)' -ex 'target remote localhost:1234'"
-	$(QEMU_CMD) -S -gdb tcp::1234
+	@echo "QEMU is waiting for gdb on localhost:$(GDB_PORT). In another terminal:"
+	@echo "  $(GDB_CMD)"
+	$(QEMU_CMD) -S -gdb tcp::$(GDB_PORT)
 
 # Host unit tests: tests/host/<name>.mk files add to HOST_TESTS.
 HOST_TESTS :=
@@ -134,7 +147,8 @@ build/boot-dtbs/bad-structure.dtb: build/boot-dtbs/good.dtb build/host/dtb-corru
 	@build/host/dtb-corrupt $< $@
 boot-dtbs: $(BOOT_DTBS)
 
-check: setup
+# check: with the MicroBlaze debugger for tests/host/gdb_stub.sh (README.md, "Debugging").
+check: setup-gdb
 	@bash tools/check.sh
 
 clean:

@@ -6,11 +6,18 @@
 #  2. the MicroBlaze cross toolchain in /opt/mbtc (microblaze-elf-gcc, binutils
 #     2.40 + GCC 12.2, C only, with libgcc), unpacked from a prebuilt archive
 #     when one is available, otherwise built from Debian's source packages with
-#     tools/build-microblaze-toolchain.sh (15-30 minutes on two cores).
+#     tools/build-microblaze-toolchain.sh (15-30 minutes on two cores);
+#  3. with --with-gdb only: the MicroBlaze debugger /opt/mbtc/bin/microblaze-elf-gdb
+#     (Debian's gdb-multiarch has no MicroBlaze), built from Debian's gdb-source
+#     with tools/build-microblaze-gdb.sh if it is missing (see README.md for
+#     how long that takes).
+#
+#   usage: tools/setup.sh [--with-gdb]
 #
 # When everything is already there it only looks (well under a second) and
-# changes nothing.  The top-level Makefile runs it before `make run`,
-# `make check` and `make setup`.
+# changes nothing.  The top-level Makefile runs it before `make run` and
+# `make setup`, and with --with-gdb before `make check`, `make setup-gdb` and
+# `make gdb ARCH=microblaze`.
 #
 # Environment:
 #   MBTC_PREBUILT   path of a prebuilt toolchain archive (.tar.xz holding
@@ -24,10 +31,19 @@ repo=$(dirname "$here")
 
 MBTC=/opt/mbtc
 MBTC_GCC=$MBTC/bin/microblaze-elf-gcc
+MBTC_GDB=$MBTC/bin/microblaze-elf-gdb
 DEFAULT_PREBUILT=$repo/../shared/toolchains/microblaze-elf-binutils2.40-gcc12.2.tar.xz
 
 say() { echo "setup: $*"; }
 die() { echo "setup: error: $*" >&2; exit 1; }
+
+with_gdb=0
+for a in "$@"; do
+    case $a in
+        --with-gdb) with_gdb=1 ;;
+        *) die "unknown option '$a' (usage: tools/setup.sh [--with-gdb])" ;;
+    esac
+done
 
 is_root() { [ "$(id -u)" -eq 0 ]; }
 
@@ -128,32 +144,57 @@ mbtc_ok() {
     return $rc
 }
 
+# mbtc_writable: may we write /opt/mbtc (or create it)?
+mbtc_writable() {
+    is_root || { [ -d "$MBTC" ] && [ -w "$MBTC" ]; } || { [ ! -e "$MBTC" ] && [ -w "$(dirname "$MBTC")" ]; }
+}
+
 if mbtc_ok; then
     say "microblaze toolchain ok ($MBTC)"
-    exit 0
-fi
-
-# May we write /opt/mbtc?
-if ! is_root && ! { [ -d "$MBTC" ] && [ -w "$MBTC" ]; } && ! { [ ! -e "$MBTC" ] && [ -w "$(dirname "$MBTC")" ]; }; then
-    die "the MicroBlaze toolchain in $MBTC is missing or broken and $MBTC is not writable; run as root: sudo bash tools/setup.sh"
-fi
-
-prebuilt=""
-if [ -n "${MBTC_PREBUILT:-}" ]; then
-    [ -f "$MBTC_PREBUILT" ] || die "MBTC_PREBUILT=$MBTC_PREBUILT: no such file"
-    prebuilt=$MBTC_PREBUILT
-elif [ -f "$DEFAULT_PREBUILT" ]; then
-    prebuilt=$DEFAULT_PREBUILT
-fi
-
-if [ -n "$prebuilt" ]; then
-    say "unpacking microblaze toolchain from $prebuilt into $MBTC ..."
-    tar -C / -xJf "$prebuilt" || die "unpacking $prebuilt failed"
-    mbtc_ok || die "$MBTC_GCC does not work after unpacking $prebuilt"
 else
-    say "no prebuilt microblaze toolchain; building it from Debian's sources (15-30 minutes) ..."
-    bash "$here/build-microblaze-toolchain.sh" "$MBTC" \
-        || die "building the microblaze toolchain failed"
-    mbtc_ok || die "$MBTC_GCC does not work after building it"
+    mbtc_writable || die "the MicroBlaze toolchain in $MBTC is missing or broken and $MBTC is not writable; run as root: sudo bash tools/setup.sh"
+
+    prebuilt=""
+    if [ -n "${MBTC_PREBUILT:-}" ]; then
+        [ -f "$MBTC_PREBUILT" ] || die "MBTC_PREBUILT=$MBTC_PREBUILT: no such file"
+        prebuilt=$MBTC_PREBUILT
+    elif [ -f "$DEFAULT_PREBUILT" ]; then
+        prebuilt=$DEFAULT_PREBUILT
+    fi
+
+    if [ -n "$prebuilt" ]; then
+        say "unpacking microblaze toolchain from $prebuilt into $MBTC ..."
+        tar -C / -xJf "$prebuilt" || die "unpacking $prebuilt failed"
+        mbtc_ok || die "$MBTC_GCC does not work after unpacking $prebuilt"
+    else
+        say "no prebuilt microblaze toolchain; building it from Debian's sources (15-30 minutes) ..."
+        bash "$here/build-microblaze-toolchain.sh" "$MBTC" \
+            || die "building the microblaze toolchain failed"
+        mbtc_ok || die "$MBTC_GCC does not work after building it"
+    fi
+    say "microblaze toolchain ok ($MBTC)"
 fi
-say "microblaze toolchain ok ($MBTC)"
+
+# ---- 3. MicroBlaze debugger (--with-gdb) -------------------------------------------
+# Works if it starts and accepts the MicroBlaze architecture.
+mbgdb_ok() {
+    [ -x "$MBTC_GDB" ] &&
+        "$MBTC_GDB" -nx -batch -ex 'set architecture MicroBlaze' >/dev/null 2>&1
+}
+
+[ "$with_gdb" = 1 ] || exit 0
+if ! mbgdb_ok; then
+    mbtc_writable || die "$MBTC_GDB is missing or broken and $MBTC is not writable; run as root: sudo bash tools/setup.sh --with-gdb"
+    # One build at a time (two worktrees' set-ups share /opt/mbtc): a second
+    # one waits here, then finds the debugger the first one installed.
+    exec 8>"$MBTC/.gdb-build.lock"
+    flock 8
+    if ! mbgdb_ok; then
+        say "no microblaze-elf-gdb; building it from Debian's gdb-source (about 10 minutes on two cores) ..."
+        bash "$here/build-microblaze-gdb.sh" "$MBTC" \
+            || die "building microblaze-elf-gdb failed"
+        mbgdb_ok || die "$MBTC_GDB does not work after building it"
+    fi
+    exec 8>&-
+fi
+say "microblaze debugger ok ($MBTC_GDB)"

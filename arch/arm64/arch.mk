@@ -25,4 +25,5 @@ QEMU_MACHINE := virt$(if $(filter 2,$(EL)),$(comma)virtualization=on)$(if $(filt
 DT_EXPECT = mem:$(MEM),cpu:$(CPU),el:$(EL),gic:$(GIC)
 QEMU_CMD = qemu-system-aarch64 -M $(QEMU_MACHINE) -cpu $(QEMU_CPU) -m $(MEM) -smp $(SMP) \
 	-nographic -no-reboot -nic none -kernel $(KERNEL_IMAGE) -append "$(BOOTARGS)" $(if $(INITRD),-initrd $(INITRD)) $(QEMU_EXTRA)
+GDB ?= gdb-multiarch
 GDB_ARCH := aarch64

@@ -59,4 +59,6 @@ MB_EXCEPTIONS := -global microblaze-cpu.ill-opcode-exception=on \
 QEMU_CMD = $(QEMU_BIN) -M petalogix-$(BOARD) -m $(MEM) -nographic $(MB_EXCEPTIONS) \
 	-kernel $(KERNEL_IMAGE) -dtb $(KERNEL_DTB) -append "$(BOOTARGS)" \
 	$(if $(INITRD),-initrd $(INITRD)) $(QEMU_EXTRA)
-GDB_ARCH := microblaze
+# Debian has no MicroBlaze gdb: tools/build-microblaze-gdb.sh builds this one.
+GDB ?= /opt/mbtc/bin/microblaze-elf-gdb
+GDB_ARCH := MicroBlaze

@@ -37,30 +37,9 @@ case $PREFIX in
 esac
 
 # ---- build dependencies -------------------------------------------------------
-pkg_installed() {
-    [ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null)" = "install ok installed" ]
-}
-
-missing=""
-for p in $DEPS; do
-    pkg_installed "$p" || missing="$missing $p"
-done
-if [ -n "$missing" ]; then
-    if [ "$(id -u)" -ne 0 ]; then
-        die "missing build dependencies; as root run:
-    apt-get install --no-install-recommends$missing"
-    fi
-    say "installing$missing ..."
-    export DEBIAN_FRONTEND=noninteractive
-    aptlog=$(mktemp)
-    # shellcheck disable=SC2086
-    if ! { apt-get update && apt-get install -y --no-install-recommends $missing; } >"$aptlog" 2>&1; then
-        tail -n 20 "$aptlog" >&2
-        rm -f "$aptlog"
-        die "apt-get install$missing failed"
-    fi
-    rm -f "$aptlog"
-fi
+. "$(dirname "$0")/build-deps.sh"
+# shellcheck disable=SC2086
+install_build_deps $DEPS
 [ -f "$GDB_TAR" ] || die "no $GDB_TAR (package gdb-source)"
 
 # ---- prefix, build directory, log ---------------------------------------------

@@ -37,7 +37,7 @@ case $PREFIX in
 esac
 
 # ---- build dependencies -------------------------------------------------------
-. "$(dirname "$0")/build-deps.sh"
+. "$(dirname "$0")/build-lib.sh"
 # shellcheck disable=SC2086
 install_build_deps $DEPS
 [ -f "$GDB_TAR" ] || die "no $GDB_TAR (package gdb-source)"
@@ -46,29 +46,10 @@ install_build_deps $DEPS
 mkdir -p "$PREFIX/bin" 2>/dev/null || die "cannot create $PREFIX/bin (run as root or choose another PREFIX)"
 [ -w "$PREFIX/bin" ] || die "$PREFIX/bin is not writable (run as root or choose another PREFIX)"
 
-BUILD=$(mktemp -d "${TMPDIR:-/tmp}/mbgdb-build.XXXXXX")
-cleanup() {
-    if [ "${MBGDB_KEEP_BUILD:-0}" = 1 ]; then
-        say "build directory kept: $BUILD"
-    else
-        rm -rf "$BUILD"
-    fi
-}
-trap cleanup EXIT
+make_build_dir mbgdb "${MBGDB_KEEP_BUILD:-0}"
 
 : >"$LOG" || die "cannot write log $LOG"
 say "building $TARGET-gdb into $PREFIX (make -j$JOBS, log: $LOG)"
-
-# run STEP CMD...: run CMD with output to the log; on failure show the log's tail.
-run() {
-    local step=$1; shift
-    echo "==== $step: $*" >>"$LOG"
-    if ! "$@" >>"$LOG" 2>&1; then
-        echo "$me: error: $step failed; last lines of $LOG:" >&2
-        tail -n 40 "$LOG" >&2
-        exit 1
-    fi
-}
 
 start=$SECONDS
 

@@ -31,7 +31,7 @@ case $PREFIX in
 esac
 
 # ---- build dependencies -------------------------------------------------------
-. "$(dirname "$0")/build-deps.sh"
+. "$(dirname "$0")/build-lib.sh"
 # shellcheck disable=SC2086
 install_build_deps $DEPS
 
@@ -50,29 +50,10 @@ GFDL_PATCH=/usr/src/gcc-12/patches/gcc-gfdl-build.diff
 mkdir -p "$PREFIX" 2>/dev/null || die "cannot create $PREFIX (run as root or choose another PREFIX)"
 [ -w "$PREFIX" ] || die "$PREFIX is not writable (run as root or choose another PREFIX)"
 
-BUILD=$(mktemp -d "${TMPDIR:-/tmp}/mbtc-build.XXXXXX")
-cleanup() {
-    if [ "${MBTC_KEEP_BUILD:-0}" = 1 ]; then
-        say "build directory kept: $BUILD"
-    else
-        rm -rf "$BUILD"
-    fi
-}
-trap cleanup EXIT
+make_build_dir mbtc "${MBTC_KEEP_BUILD:-0}"
 
 : >"$LOG" || die "cannot write log $LOG"
 say "building $TARGET toolchain into $PREFIX (make -j$JOBS, log: $LOG)"
-
-# run STEP CMD...: run CMD with output to the log; on failure show the log's tail.
-run() {
-    local step=$1; shift
-    echo "==== $step: $*" >>"$LOG"
-    if ! "$@" >>"$LOG" 2>&1; then
-        echo "$me: error: $step failed; last lines of $LOG:" >&2
-        tail -n 40 "$LOG" >&2
-        exit 1
-    fi
-}
 
 # Unpack a tarball into its own directory and print the single top directory.
 unpack() {

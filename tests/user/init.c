@@ -155,7 +155,7 @@ static char meminfo_buf[4096];
  * is mapped and which grow as any process touches more of the file), or -1
  * if /proc/meminfo cannot be read.
  */
-static long memfree_kb(void)
+static long unused_kb(void)
 {
 	int fd = open("/proc/meminfo", O_RDONLY | O_CLOEXEC);
 	size_t len = 0;
@@ -281,7 +281,7 @@ static void run_test(const char *name)
 
 	snprintf(path, sizeof(path), "/bin/%s", name);
 	out("# init: running %s\n", path);
-	before = memfree_kb();
+	before = unused_kb();
 	if (piped && pipe2(fds, O_CLOEXEC) < 0) {
 		out("# init: pipe2: %s: the programs write to the console directly\n", strerror(errno));
 		piped = 0;
@@ -321,7 +321,7 @@ static void run_test(const char *name)
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	reap_all();
-	after = memfree_kb();
+	after = unused_kb();
 
 	describe_status(how, sizeof(how), status);
 	if (!piped)
@@ -358,7 +358,7 @@ static void warm_up(void)
 		stack[i] = 0;
 	for (volatile char *b = _edata; b < _end; b += 256)
 		(void)*b;
-	memfree_kb();
+	unused_kb();
 	if (pipe2(fds, O_CLOEXEC) == 0) {
 		close(fds[0]);
 		close(fds[1]);

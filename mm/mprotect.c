@@ -47,8 +47,6 @@ static long mprotect_check(struct mm *mm, unsigned long *startp, unsigned long l
 	}
 	if (prot & PROT_GROWSUP)
 		return -EINVAL;	/* MP-9c: no VMA grows up */
-	if (mm_hugetlb_cut_check(mm, start, end))
-		return -EINVAL;	/* HT-7 */
 	*startp = start;
 	*endp = end;
 	*vp = v;
@@ -101,6 +99,10 @@ long mm_mprotect(struct mm *mm, unsigned long start, unsigned long len, unsigned
 		tmp = MIN(v->end, end);
 		if ((v->flags & VM_ACCESS) != newbits) {
 			unsigned flags = (v->flags & ~VM_ACCESS) | newbits;
+
+			/* HT-7: only a change splits, as in Linux's mprotect_fixup() */
+			if ((v->flags & VM_HUGETLB) && mm_hugetlb_cut_check(mm, MAX(v->start, start), tmp))
+				return -EINVAL;
 
 			err = mprotect_charge(mm, v, &flags, (tmp - MAX(v->start, start)) >> PAGE_SHIFT);
 			if (err)

@@ -110,6 +110,8 @@ static void test_pool_and_mapping(unsigned long hsz)
 	errno = 0;
 	tap_ok(mprotect(p, 4096, PROT_READ) == -1 && errno == EINVAL,
 	       "mprotect of part of a huge page: EINVAL (errno %d)", errno);
+	tap_ok(mprotect(p + 4096, 4096, PROT_READ | PROT_WRITE) == 0,
+	       "mprotect of part of a huge page to the protection it has: 0, nothing to split (errno %d)", errno);
 	errno = 0;
 	q = mmap(NULL, (NPAGES) * hsz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
 	tap_ok(q == MAP_FAILED && errno == ENOMEM, "a mapping the pool cannot cover: ENOMEM (errno %d)", errno);

@@ -28,13 +28,13 @@ CC := $(CROSS_COMPILE)gcc
 OBJCOPY := $(CROSS_COMPILE)objcopy
 HOSTCC ?= cc
 
-INCLUDES := -Iinclude -Ikernel -Imm -Idrivers -Iarch/$(ARCH)/include
+INCLUDES := -Iinclude -Ikernel -Imm -Ifs -Idrivers -Iarch/$(ARCH)/include
 CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -ffreestanding -nostdlib \
 	-fno-stack-protector -fno-omit-frame-pointer -fno-common $(ARCH_CFLAGS) \
 	$(INCLUDES) -DEARLYCON=$(EARLYCON)
 ASFLAGS := $(ARCH_CFLAGS) $(INCLUDES) -D__ASSEMBLER__
 
-SRCS := $(wildcard kernel/*.c) $(wildcard mm/*.c) $(wildcard tests/kernel/*.c) $(ARCH_SRCS)
+SRCS := $(wildcard kernel/*.c) $(wildcard mm/*.c) $(wildcard fs/*.c) $(wildcard tests/kernel/*.c) $(ARCH_SRCS)
 OBJS := $(patsubst %,$(BUILD)/obj/%.o,$(SRCS))
 
 .PHONY: all kernel run check gdb gdb-cmd setup setup-gdb clean host-tests host-test-list host-dtbs boot-dtbs qemu-cmd print-arch

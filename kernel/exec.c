@@ -13,7 +13,8 @@
 #include "proc.h"
 #include "mm.h"
 #include "vfs.h"
-#include "ramfile.h"
+#include "fs_file.h"
+#include "page_alloc.h"
 #include "printk.h"
 #include "kstring.h"
 #include "errno.h"
@@ -93,7 +94,7 @@ static long map_segment(struct mm *mm, const elf_phdr_t *ph, unsigned long start
 
 /*
  * Map every PT_LOAD segment of the file into mm, from file (the file's
- * pages, see ramfile.c). Sets *phdr_va to where the program headers are
+ * page-cache pages, fs/pagecache.c). Sets *phdr_va to where the program headers are
  * visible and *brk to the end of the image.
  */
 static long load_segments(struct mm *mm, const u8 *data, struct vma_file *file, u64 size,
@@ -258,31 +259,46 @@ static const char *exec_path_name(const char *path)
 	return names[used++];
 }
 
+/*
+ * The program's first page (its ELF header and program headers, which
+ * must lie there) is read into a kernel page; the segments are mapped
+ * from the file's page-cache pages (private mappings: every process
+ * running the program shares its text pages, and a write copies).
+ */
 long exec_into(struct proc *p, const char *path, char *const argv[], char *const envp[])
 {
-	const u8 *data;
+	u8 *data;
 	u64 size;
-	u32 mode;
 	unsigned long phdr_va, brk, sp, aux[40];
 	struct mm *mm, *old;
+	struct inode *ip;
 	struct vma_file *file;
+	struct page *hp = alloc_pages(0, 0);
 	long err;
 
-	if (!initramfs_lookup(path, &data, &size, &mode))
-		return initramfs_missing_error(path);
-	if ((mode & 0170000) != 0100000)
-		return -EACCES;
-	err = elf_check(data, size);
-	if (err)
+	if (!hp)
+		return -ENOMEM;
+	data = page_address(hp);
+	err = fs_exec_open(path, &ip, data, PAGE_SIZE, &size);
+	if (err) {
+		free_pages(hp, 0);
 		return err;
-	file = ramfile_get(data, size);
-	mm = file ? mm_create() : NULL;
+	}
+	err = elf_check(data, MIN(size, (u64)PAGE_SIZE));
+	if (err) {
+		fs_inode_put(ip);
+		free_pages(hp, 0);
+		return err;
+	}
+	file = fs_inode_vma_file(ip);
+	mm = mm_create();
 	if (!mm) {
-		vma_file_put(file);
+		fs_inode_put(ip);
+		free_pages(hp, 0);
 		return -ENOMEM;
 	}
 	err = load_segments(mm, data, file, size, exec_path_name(path), &phdr_va, &brk);
-	vma_file_put(file);	/* the segments' VMAs hold their own references */
+	fs_inode_put(ip);	/* the segments' VMAs hold their own references */
 	if (!err && !vma_insert(mm, USER_STACK_TOP - USER_STACK_SIZE, USER_STACK_TOP,
 				VM_READ | VM_WRITE | VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC |
 				VM_GROWSDOWN | VM_STACK, NULL, 0))
@@ -296,6 +312,7 @@ long exec_into(struct proc *p, const char *path, char *const argv[], char *const
 	}
 	if (err) {
 		mm_put(mm);
+		free_pages(hp, 0);
 		return err;
 	}
 	mm->brk_start = mm->brk = brk;
@@ -307,6 +324,7 @@ long exec_into(struct proc *p, const char *path, char *const argv[], char *const
 	if (old)
 		mm_put(old);
 	arch_regs_init_user(proc_user_regs(p), ((const elf_ehdr_t *)data)->e_entry, sp);
+	free_pages(hp, 0);
 	signal_exec(&p->sig);
 	for (int fd = 0; fd < NOFILE; fd++) {	/* FD_CLOEXEC descriptors end here */
 		if (p->files[fd] && p->cloexec[fd]) {

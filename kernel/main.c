@@ -14,6 +14,7 @@
 #include "driver.h"
 #include "params.h"
 #include "ktest.h"
+#include "fs_file.h"
 #include "memblock.h"
 #include "page_alloc.h"
 #include "kernel.h"
@@ -139,7 +140,7 @@ static void print_banner(phys_addr_t dtb_pa)
 }
 
 /*
- * Hand the CPU to user space: register the initramfs, seed the random
+ * Hand the CPU to user space: unpack the initramfs into the root (fs/), seed the random
  * generator, and run /init (or init=) as the first process. Its exit
  * status becomes the kernel's.
  */
@@ -149,7 +150,8 @@ static void __attribute__((noreturn)) start_init(void)
 	int chosen = fdt_path_offset(&boot_fdt, "/chosen"), len = 0;
 	const void *seed = chosen >= 0 ? fdt_getprop(&boot_fdt, chosen, "rng-seed", &len) : NULL;
 
-	initramfs_init(phys_to_virt(bi->initrd_start), bi->initrd_end - bi->initrd_start);
+	fs_boot(bi->initrd_end > bi->initrd_start ? phys_to_virt(bi->initrd_start) : NULL,
+		bi->initrd_end - bi->initrd_start);
 	random_seed(seed, seed ? (size_t)len : 0);
 	proc_init();
 	time_set_tick_hook(sched_tick);

@@ -25,6 +25,7 @@
 #include "kstring.h"
 #include "page_alloc.h"
 #include "memfd.h"
+#include "fs_file.h"
 
 #define MFD_CLOEXEC		0x0001u
 #define MFD_ALLOW_SEALING	0x0002u
@@ -343,6 +344,9 @@ long memfd_ftruncate(unsigned long fd, s64 len)
 
 	if (len < 0)
 		return -EINVAL;
+	if (arg_uint(fd) < NOFILE && current_proc()->files[arg_uint(fd)] &&
+	    current_proc()->files[arg_uint(fd)]->inode)	/* a file of fs/ */
+		return fs_ftruncate_file(current_proc()->files[arg_uint(fd)], len);
 	m = fd_memfd(fd, &err);
 	if (!m)
 		return err;
@@ -374,6 +378,8 @@ long memfd_fallocate(int fd, int mode, s64 off, s64 len)
 		return -EOPNOTSUPP;
 	if (fd < 0 || fd >= NOFILE || !(f = p->files[fd]))
 		return -EBADF;
+	if (f->inode)	/* a file of fs/ */
+		return fs_fallocate_file(f, mode, off, len);
 	if (f->ops != &memfd_file_ops) {
 		switch (f->st.mode & S_IFMT) {
 		case 0010000:	/* a pipe: the read end is not open for writing */

@@ -3,6 +3,7 @@
  * wait (see proc.h).
  */
 #include "proc.h"
+#include "fs_file.h"
 #include "mm.h"
 #include "commit.h"
 #include "vfs.h"
@@ -267,6 +268,7 @@ long proc_fork(unsigned long flags, unsigned long child_sp)
 			child->files[fd] = file_dup(parent->files[fd]);
 			child->cloexec[fd] = parent->cloexec[fd];
 		}
+	fs_proc_fork(child, parent);
 	signal_fork(&child->sig, &parent->sig);
 	memcpy(child->rlim, parent->rlim, sizeof(child->rlim));
 	memcpy(child->name, parent->name, sizeof(child->name));
@@ -288,6 +290,7 @@ void proc_exit(int wait_status)
 			p->cloexec[fd] = false;
 		}
 	}
+	fs_proc_exit(p);
 	arch_switch_mm(NULL);
 	mm_put(p->mm);
 	p->mm = NULL;
@@ -369,6 +372,7 @@ void proc_start_init(const char *path, char *const argv[], char *const envp[])
 	p->mm = mm_create();
 	if (!p->mm)
 		panic("cannot allocate init's address space");
+	p->umask = 022;	/* as Linux starts init */
 	console_open_stdio(p);
 	this_cpu()->proc = p;	/* exec works on the current process */
 	arch_switch_mm(p->mm);

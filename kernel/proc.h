@@ -33,6 +33,8 @@ enum proc_state { P_UNUSED, P_EMBRYO, P_RUNNABLE, P_RUNNING, P_SLEEPING, P_ZOMBI
 
 struct mm;
 struct file;
+struct mount;
+struct inode;
 
 struct proc {
 	int pid;
@@ -53,6 +55,9 @@ struct proc {
 	u64 utime_ns, stime_ns;
 	unsigned long clear_child_tid;	/* set_tid_address */
 	char name[16];
+	struct mount *cwd_mnt;		/* the working directory (fs/; NULL cwd: the root) */
+	struct inode *cwd;
+	unsigned umask;
 };
 
 struct cpu {

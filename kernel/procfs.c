@@ -7,7 +7,7 @@
  * owned by the open file.
  */
 #include "vfs.h"
-#include "ramfile.h"
+#include "fs.h"
 #include "proc.h"
 #include "mm.h"
 #include "commit.h"
@@ -203,7 +203,8 @@ static void gen_meminfo(struct procbuf *b)
 	pb_printf(b, "MemFree:        %8llu kB\n", (unsigned long long)st.free_pages * kb);
 	pb_printf(b, "MemAvailable:   %8llu kB\n", (unsigned long long)st.free_pages * kb);
 	pb_printf(b, "Buffers:        %8llu kB\n", 0ull);
-	pb_printf(b, "Cached:         %8llu kB\n", (unsigned long long)ramfile_cached_pages() * kb);
+	pb_printf(b, "Cached:         %8llu kB\n", (unsigned long long)pagecache_pages() * kb);
+	pb_printf(b, "Shmem:          %8llu kB\n", (unsigned long long)pagecache_pages() * kb);
 	pb_printf(b, "PageTables:     %8llu kB\n", (unsigned long long)st.pt_user_pages * kb);
 	pb_printf(b, "SecPageTables:  %8llu kB\n", 0ull);
 	pb_printf(b, "CommitLimit:    %8llu kB\n", (unsigned long long)vm_commit_limit() * kb);
@@ -250,6 +251,8 @@ long procfs_generate(const char *path, struct file *f)
 	b.buf[0] = '\0';
 	if (strcmp(path, "/proc/meminfo") == 0)
 		gen_meminfo(&b);
+	else if (strcmp(path, "/proc/mounts") == 0 || (rest && strcmp(rest, "mounts") == 0))
+		b.len = mounts_text(b.buf, b.size);
 	else if (strcmp(path, "/proc/sys/vm/nr_hugepages") == 0)
 		pb_printf(&b, "%llu\n", (unsigned long long)(hugetlb_default() ? hugetlb_default()->nr : 0));
 	else if (strcmp(path, "/proc/sys/vm/fail_alloc") == 0)

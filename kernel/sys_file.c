@@ -1,6 +1,6 @@
 /*
- * sys_file.c - file system calls: read, write, open, close, seek, stat,
- * ioctl, dup and friends, over the minimal VFS.
+ * sys_file.c - calls on open files: read, write, close, seek, ioctl, dup
+ * and friends (the file system's own calls are in fs/sys_fs.c).
  */
 #include "syscall.h"
 #include "proc.h"
@@ -9,10 +9,8 @@
 #include "errno.h"
 #include "kstring.h"
 #include "printk.h"
+#include "fs_file.h"
 
-#define AT_FDCWD	(-100)
-#define AT_EMPTY_PATH	0x1000
-#define PATH_MAX	256
 #define IO_CHUNK	512
 
 /* The open file behind descriptor fd (the low 32 bits of its register), or NULL. */
@@ -49,22 +47,6 @@ long fd_install(struct file *f, unsigned from)
 		}
 	}
 	return -EMFILE;
-}
-
-/* Copy a path from user space and make it absolute (cwd is always "/"). */
-static long get_path(char *buf, unsigned long upath, unsigned long udirfd)
-{
-	long n;
-
-	if (arg_int(udirfd) != AT_FDCWD)
-		return -ENOSYS;	/* no directory file descriptors yet */
-	buf[0] = '/';
-	n = strncpy_from_user(buf + 1, (const char *)upath, PATH_MAX - 1);
-	if (n < 0)
-		return n;
-	if (buf[1] == '/')
-		memmove(buf, buf + 1, (size_t)n + 1);
-	return 0;
 }
 
 long sys_read(const unsigned long *a)
@@ -177,23 +159,6 @@ long sys_readv(const unsigned long *a)
 	return total;
 }
 
-long sys_openat(const unsigned long *a)
-{
-	char path[PATH_MAX];
-	struct file *f;
-	long err = get_path(path, a[1], a[0]), fd;
-
-	if (err)
-		return err;
-	err = vfs_open(path, arg_int(a[2]), &f);
-	if (err)
-		return err;
-	fd = fd_install_flags(f, 0, arg_int(a[2]) & O_CLOEXEC);
-	if (fd < 0)
-		file_close(f);
-	return fd;
-}
-
 long sys_close(const unsigned long *a)
 {
 	struct proc *p = current_proc();
@@ -220,12 +185,12 @@ static long do_lseek(unsigned long fd, s64 off, unsigned whence, s64 *pos)
 
 	if (!f)
 		return -EBADF;
-	if ((f->st.mode & S_IFMT) == S_IFCHR)
-		return -ESPIPE;
+	if ((f->st.mode & S_IFMT) == S_IFCHR && !f->inode)
+		return -ESPIPE;	/* the console */
 	switch (whence) {
 	case SEEK_SET: base = 0; break;
 	case SEEK_CUR: base = (s64)f->off; break;
-	case SEEK_END: base = (s64)f->size; break;
+	case SEEK_END: base = (s64)fs_file_size(f); break;
 	default: return -EINVAL;
 	}
 	if (base + off < 0)
@@ -261,43 +226,6 @@ long sys_llseek(const unsigned long *a)
 	return copy_to_user((void *)a[3], &pos, sizeof(pos)) ? -EFAULT : 0;
 }
 
-long sys_fstat(const unsigned long *a)
-{
-	struct file *f = fd_get(a[0]);
-
-	if (!f)
-		return -EBADF;
-	return arch_stat_to_user(&f->st, a[1]);
-}
-
-long sys_newfstatat(const unsigned long *a)
-{
-	char path[PATH_MAX];
-	struct file *f;
-	long err;
-
-	if (arg_int(a[3]) & AT_EMPTY_PATH) {
-		char c;
-
-		if (copy_from_user(&c, (const void *)a[1], 1))
-			return -EFAULT;
-		if (c == '\0') {
-			unsigned long args[2] = { a[0], a[2] };
-
-			return sys_fstat(args);
-		}
-	}
-	err = get_path(path, a[1], a[0]);
-	if (err)
-		return err;
-	err = vfs_open(path, 0, &f);
-	if (err)
-		return err;
-	err = arch_stat_to_user(&f->st, a[2]);
-	file_close(f);
-	return err;
-}
-
 long sys_ioctl(const unsigned long *a)
 {
 	struct file *f = fd_get(a[0]);
@@ -305,36 +233,6 @@ long sys_ioctl(const unsigned long *a)
 	if (!f)
 		return -EBADF;
 	return f->ops->ioctl ? f->ops->ioctl(f, arg_uint(a[1]), a[2]) : -ENOTTY;
-}
-
-long sys_readlinkat(const unsigned long *a)
-{
-	char path[PATH_MAX];
-	long err = get_path(path, a[1], a[0]);
-
-	return err ? err : -EINVAL;	/* there are no symbolic links */
-}
-
-long sys_faccessat(const unsigned long *a)
-{
-	char path[PATH_MAX];
-	struct file *f;
-	long err = get_path(path, a[1], a[0]);
-
-	if (err)
-		return err;
-	err = vfs_open(path, 0, &f);
-	if (err)
-		return err;
-	file_close(f);
-	return 0;
-}
-
-long sys_getcwd(const unsigned long *a)
-{
-	if (a[1] < 2)
-		return -ERANGE;
-	return copy_to_user((void *)a[0], "/", 2) ? -EFAULT : 2;
 }
 
 long sys_dup(const unsigned long *a)
@@ -409,19 +307,10 @@ long sys_fcntl(const unsigned long *a)
 	case F_SETFL:
 		return 0;
 	case F_GETFL:
-		return f->data ? 0 : 2;	/* O_RDONLY files, O_RDWR console */
+		if (f->inode)
+			return f->flags;
+		return f->data ? 0 : 2;	/* O_RDONLY /proc files, O_RDWR console */
 	default:
 		return -EINVAL;
 	}
-}
-
-long sys_mount(const unsigned long *a)
-{
-	char type[16];
-
-	/* /proc is always there; mounting it again is accepted. */
-	if (a[2] && strncpy_from_user(type, (const char *)a[2], sizeof(type)) >= 0 &&
-	    strcmp(type, "proc") == 0)
-		return 0;
-	return -ENODEV;
 }

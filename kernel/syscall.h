@@ -55,8 +55,17 @@ long syscall_dispatch(unsigned long nr, const unsigned long *a);
 	X(pkey_mprotect) X(getrlimit) X(setrlimit) X(clock_gettime64)                  \
 	X(clock_nanosleep_time64) X(llseek)
 
+/* The file system's calls (fs/). */
+#define FS_SYSCALLS(X)                                                           \
+	X(mkdirat) X(unlinkat) X(symlinkat) X(linkat) X(renameat) X(renameat2)         \
+	X(umount2) X(statfs) X(fstatfs) X(statfs64) X(fstatfs64) X(truncate)           \
+	X(faccessat2) X(chdir) X(fchdir) X(fchmod) X(fchmodat) X(fchownat) X(fchown)   \
+	X(getdents64) X(pread64) X(pwrite64) X(fsync) X(fdatasync) X(utimensat)        \
+	X(utimensat_time64) X(umask) X(statx)
+
 #define DECLARE_SYS(name) long sys_##name(const unsigned long *a);
 SYSCALLS(DECLARE_SYS)
+FS_SYSCALLS(DECLARE_SYS)
 #undef DECLARE_SYS
 
 #endif

@@ -1,6 +1,6 @@
 /*
- * vfs.c - open files: the console, initramfs files and /proc snapshots
- * (see vfs.h).
+ * vfs.c - open files: the table of them, the console and /proc
+ * snapshots (see vfs.h; the file system itself is fs/).
  */
 #include "vfs.h"
 #include "proc.h"
@@ -53,7 +53,7 @@ void file_close(struct file *f)
 		f->ops->release(f);
 }
 
-/* ---- read-only memory files (initramfs members, /proc snapshots) ---- */
+/* ---- read-only memory files (/proc snapshots) ---- */
 
 static long mem_read(struct file *f, void *buf, size_t n, u64 *off)
 {
@@ -77,7 +77,6 @@ static void snapshot_release(struct file *f)
 		free_pages(phys_to_page(virt_to_phys(f->priv)), f->order);
 }
 
-static const struct file_ops initramfs_ops = { .read = mem_read, .write = mem_write };
 static const struct file_ops procfs_ops = { .read = mem_read, .write = mem_write,
 					    .release = snapshot_release };
 static const struct file_ops sysctl_ops = { .read = mem_read, .write = procfs_write,
@@ -129,71 +128,35 @@ void console_open_stdio(struct proc *p)
 	p->files[2] = file_dup(f);
 }
 
-/* ---- open ---- */
+/* ---- /proc ---- */
 
-
-static bool has_prefix(const char *s, const char *prefix)
+void console_file_init(struct file *f)
 {
-	return strncmp(s, prefix, strlen(prefix)) == 0;
+	f->ops = &console_ops;
 }
 
-long vfs_open(const char *path, int flags, struct file **out)
+long procfs_open(const char *path, int flags, struct file **out)
 {
+	bool fail_alloc = strcmp(path, "/proc/sys/vm/fail_alloc") == 0;
+	const void *vm_sysctl = procfs_vm_sysctl(path);
+	bool sysctl = fail_alloc || vm_sysctl || strcmp(path, "/proc/sys/vm/nr_hugepages") == 0;
 	struct file *f;
-	const u8 *data;
-	u64 size;
-	u32 mode;
 	long err;
 
-	if (!*path)
-		return -ENOENT;
-	if (strcmp(path, "/dev/console") == 0 || strcmp(path, "/dev/tty") == 0) {
-		f = file_alloc();
-		if (!f)
-			return -ENFILE;
-		f->ops = &console_ops;
-		f->st.mode = S_IFCHR | 0620;
-		*out = f;
-		return 0;
-	}
-	if (has_prefix(path, "/proc/")) {
-		bool fail_alloc = strcmp(path, "/proc/sys/vm/fail_alloc") == 0;
-		const void *vm_sysctl = procfs_vm_sysctl(path);
-		bool sysctl = fail_alloc || vm_sysctl || strcmp(path, "/proc/sys/vm/nr_hugepages") == 0;
-
-		if ((flags & O_ACCMODE) != O_RDONLY && !sysctl)
-			return -EACCES;
-		f = file_alloc();
-		if (!f)
-			return -ENFILE;
-		f->ops = fail_alloc ? &fail_alloc_ops : vm_sysctl ? &vm_sysctl_ops : sysctl ? &sysctl_ops : &procfs_ops;
-		f->sysctl = vm_sysctl;
-		err = procfs_generate(path, f);
-		if (err) {
-			f->refs = 0;
-			return err;
-		}
-		f->st.mode = S_IFREG | 0444;
-		f->st.nlink = 1;
-		*out = f;
-		return 0;
-	}
-	if (!initramfs_lookup(path, &data, &size, &mode))
-		return initramfs_missing_error(path);
-	if ((flags & O_ACCMODE) != O_RDONLY)
-		return -EROFS;
+	if ((flags & O_ACCMODE) != O_RDONLY && !sysctl)
+		return -EACCES;
 	f = file_alloc();
 	if (!f)
 		return -ENFILE;
-	f->ops = &initramfs_ops;
-	f->data = data;
-	f->size = size;
-	f->st.mode = mode;
-	f->st.size = size;
+	f->ops = fail_alloc ? &fail_alloc_ops : vm_sysctl ? &vm_sysctl_ops : sysctl ? &sysctl_ops : &procfs_ops;
+	f->sysctl = vm_sysctl;
+	err = procfs_generate(path, f);
+	if (err) {
+		f->refs = 0;
+		return err;
+	}
+	f->st.mode = S_IFREG | 0444;
 	f->st.nlink = 1;
-	f->st.blksize = PAGE_SIZE;
-	f->st.blocks = (size + 511) / 512;
-	f->st.ino = (u64)(uintptr_t)data;
 	*out = f;
 	return 0;
 }

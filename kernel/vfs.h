@@ -1,6 +1,6 @@
 /*
- * vfs.h - a minimal in-memory file system: the console, the read-only files
- * of the initramfs, and generated /proc files. File descriptors index the
+ * vfs.h - open files: the console, pipes, memfds, generated /proc files
+ * and the files of the file system (fs/). File descriptors index the
  * per-process table of open files.
  */
 #ifndef VFS_H
@@ -19,13 +19,16 @@ struct proc;
 /* The status fstat() reports, before the arch lays it out for the user. */
 struct kstat {
 	u64 dev, ino, rdev, size, blocks;
-	u32 mode, nlink, blksize;
+	u32 mode, nlink, blksize, uid, gid;
+	u64 atime, mtime, ctime;	/* nanoseconds */
 };
 
+#ifndef S_IFMT
 #define S_IFMT		0170000
 #define S_IFREG		0100000
 #define S_IFDIR		0040000
 #define S_IFCHR		0020000
+#endif
 
 struct file_ops {
 	/* Read or write at *off through a kernel buffer; bytes done or -errno. */
@@ -45,13 +48,19 @@ struct file {
 	void *priv;		/* e.g. the pages of a /proc snapshot */
 	unsigned order;		/* ... which are 2^order pages */
 	const void *sysctl;	/* a /proc/sys/vm file of kernel/procfs.c's table, or NULL */
+	struct inode *inode;	/* a file of the file system (fs/), or NULL */
+	struct mount *mnt;	/* ... and the mount it was opened through */
+	unsigned flags;		/* open() flags of an fs/ file (access mode, O_APPEND) */
 };
 
 /* Lay out st as the arch's struct stat at user address ubuf (0 or -EFAULT). */
 long arch_stat_to_user(const struct kstat *st, unsigned long ubuf);
 
-/* Open path (absolute; the working directory is always "/"). */
-long vfs_open(const char *path, int flags, struct file **out);
+/* Open a /proc path ("/proc/..."): a generated snapshot or a sysctl file. */
+long procfs_open(const char *path, int flags, struct file **out);
+
+/* Make f the console (the character device 5:1 or 5:0). */
+void console_file_init(struct file *f);
 
 struct file *file_dup(struct file *f);
 
@@ -69,15 +78,6 @@ void file_close(struct file *f);
 /* Install the console as fds 0, 1 and 2 of p. */
 void console_open_stdio(struct proc *p);
 
-/* Register the initramfs (cpio newc) found at [data, data + size). */
-void initramfs_init(const void *data, u64 size);
-
-/* Find a file of the initramfs; returns false if absent. */
-bool initramfs_lookup(const char *path, const u8 **data, u64 *size, u32 *mode);
-
-/* The error for a path that is not in the initramfs: -ENOTDIR if a leading
- * component is a file, else -ENOENT. */
-long initramfs_missing_error(const char *path);
 
 /* A write to a writable /proc file (/proc/sys/vm/nr_hugepages). */
 long procfs_write(struct file *f, const void *buf, size_t n, u64 *off);

@@ -21,7 +21,7 @@
 #include "printk.h"
 #include "kstring.h"
 #include "memfd.h"
-#include "ramfile.h"
+#include "fs.h"
 #include "proc.h"
 
 bool opt_mm_check;
@@ -398,7 +398,7 @@ static void holders(struct check *k)
 {
 	k->mm = NULL;
 	memfd_for_each_page(file_page_ref, k);
-	ramfile_for_each_page(file_page_ref, k);
+	pagecache_for_each_page(file_page_ref, k);
 	for (int l = 0; l < MAX_HSTATES && !k->failed; l++) {
 		struct hstate *h = k->hs[l];
 		u64 n = 0;

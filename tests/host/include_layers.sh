@@ -10,13 +10,14 @@
 #              interface to the arch), mm/, and of the arch only
 #              <asm/pgtable.h>, <asm/tlb.h>, <asm/memlayout.h> and
 #              <asm/page_ops.h>
-#   kernel/    include/, kernel/, mm/, drivers/driver.h, and of the arch
+#   fs/        include/, kernel/, mm/, fs/; nothing of the arch
+#   kernel/    include/, kernel/, mm/, fs/, drivers/driver.h, and of the arch
 #              only <asm/memlayout.h> (the rest goes through include/arch.h
 #              and include/arch_proc.h)
 #   drivers/   include/, kernel/, drivers/; nothing of the arch or of mm/
 #   arch/A/    anything but another arch's headers
 # A quoted header is looked up as the compiler does: the including file's
-# own directory, then include/, kernel/, mm/, drivers/, arch/*/include/.
+# own directory, then include/, kernel/, mm/, fs/, drivers/, arch/*/include/.
 #
 # Includes that break a rule today are listed in KNOWN below; each must
 # still exist (fixing one means deleting its line). Last, the script checks
@@ -35,7 +36,7 @@ drivers/arm_arch_timer.c|"arch_arm64.h"
 drivers/gic_v3.c|"arch_arm64.h"
 kernel/pkeys.c|<asm/pkeys.h>
 mm/mm_check.c|"memfd.h"
-mm/mm_check.c|"ramfile.h"
+mm/mm_check.c|"fs.h"
 mm/mm_check.c|"proc.h"
 '
 # (mm_check.c walks every live process's mm and the pages every file holds:
@@ -56,7 +57,7 @@ where() {
 	\<*) echo "?"; return ;;
 	esac
 	name=${h//\"/}
-	for d in "$(dirname "$file")" include kernel mm drivers arch/*/include; do
+	for d in "$(dirname "$file")" include kernel mm fs drivers arch/*/include; do
 		if [ -f "$root/$d/$name" ]; then
 			echo "$d"
 			return
@@ -76,8 +77,9 @@ allowed() {
 		[[ $w == std || $w == include || $w == mm ]] ||
 			[[ $h == '<asm/pgtable.h>' || $h == '<asm/tlb.h>' || $h == '<asm/memlayout.h>' ||
 			   $h == '<asm/page_ops.h>' ]] ;;
+	fs/*) [[ $w == std || $w == include || $w == kernel || $w == mm || $w == fs ]] ;;
 	kernel/*)
-		[[ $w == std || $w == include || $w == kernel || $w == mm || $h == '"driver.h"' ]] ||
+		[[ $w == std || $w == include || $w == kernel || $w == mm || $w == fs || $h == '"driver.h"' ]] ||
 			[[ $h == '<asm/memlayout.h>' ]] ;;
 	drivers/*) [[ $w == std || $w == include || $w == kernel || $w == drivers ]] ;;
 	arch/*)
@@ -102,7 +104,7 @@ while IFS= read -r line; do
 	else
 		bad "$file includes $h ($(where "$file" "$h")), which its layer may not use"
 	fi
-done < <(grep -rnE '^\s*#\s*include\s*[<"]' "$root"/include "$root"/mm "$root"/kernel "$root"/drivers "$root"/arch \
+done < <(grep -rnE '^\s*#\s*include\s*[<"]' "$root"/include "$root"/mm "$root"/fs "$root"/kernel "$root"/drivers "$root"/arch \
 	--include='*.[chS]' 2>/dev/null)
 [ "$checked" -gt 0 ] && ok "$checked #include lines checked" || bad "no #include lines found under $root"
 
@@ -116,10 +118,11 @@ done
 
 if [ $# -eq 0 ]; then	# the self-check, only in the top-level run
 	tmp=$(mktemp -d)
-	cp -r include mm kernel drivers arch "$tmp"/
+	cp -r include mm fs kernel drivers arch "$tmp"/
 	echo '#include <asm/sysregs.h>' >>"$tmp/mm/vma.c"
 	echo '#include "proc.h"' >>"$tmp/mm/slab.c"
 	echo '#include "arch.h"' >>"$tmp/mm/thp.c"
+	echo '#include <asm/sysregs.h>' >>"$tmp/fs/inode.c"
 	sed -i '/#include <asm\/extable.h>/d' "$tmp/kernel/extable.c"
 	out=$(bash "$0" "$tmp" 2>/dev/null)
 	if echo "$out" | grep -q '^not ok .* mm/vma.c includes <asm/sysregs.h>'; then
@@ -136,6 +139,11 @@ if [ $# -eq 0 ]; then	# the self-check, only in the top-level run
 		ok "self-check: fires on mm/ including the kernel's arch interface (arch.h)"
 	else
 		bad "self-check: does not notice mm/thp.c including arch.h"
+	fi
+	if echo "$out" | grep -q '^not ok .* fs/inode.c includes <asm/sysregs.h>'; then
+		ok "self-check: fires on fs/ including an arch header"
+	else
+		bad "self-check: does not notice fs/inode.c including <asm/sysregs.h>"
 	fi
 	if echo "$out" | grep -q '^not ok .* KNOWN lists kernel/extable.c'; then
 		ok "self-check: fires on a KNOWN exception that was fixed but not deleted"

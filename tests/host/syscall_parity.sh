@@ -46,6 +46,10 @@ declare -A EQUIV=(
 	[getgid]="getgid32"
 	[geteuid]="geteuid32"
 	[getegid]="getegid32"
+	[statfs]="statfs64"
+	[fstatfs]="fstatfs64"
+	[truncate]="truncate64 truncate"
+	[fchown]="fchown32 fchown"
 )
 
 # MicroBlaze-only calls: Linux's arm64 table has no such number.
@@ -67,6 +71,23 @@ declare -A MB_ONLY=(
 	[ugetrlimit]="32-bit struct rlimit (arm64: prlimit64)"
 	[setrlimit]="32-bit struct rlimit (arm64: prlimit64)"
 	[nanosleep]="arm64 wires it at 101; here it is the time32 one at 162"
+	[open]="arm64 has openat only"
+	[link]="arm64 has linkat only"
+	[unlink]="arm64 has unlinkat only"
+	[chmod]="arm64 has fchmodat only"
+	[access]="arm64 has faccessat only"
+	[rename]="arm64 has renameat only"
+	[mkdir]="arm64 has mkdirat only"
+	[rmdir]="arm64 has unlinkat only"
+	[symlink]="arm64 has symlinkat only"
+	[readlink]="arm64 has readlinkat only"
+	[stat64]="32-bit: struct stat64 (arm64: newfstatat)"
+	[lstat64]="32-bit: struct stat64 (arm64: newfstatat)"
+	[statfs64]="32-bit: struct statfs64"
+	[fstatfs64]="32-bit: struct statfs64"
+	[truncate64]="32-bit: the length in a register pair"
+	[fchown32]="32-bit uid_t calls"
+	[utimensat_time64]="32-bit: the 64-bit time_t calls"
 )
 
 [ -r "$arm" ] && [ -r "$mb" ] || { echo "not ok 1 - the syscall tables are readable"; echo "1..1"; exit 1; }

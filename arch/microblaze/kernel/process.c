@@ -136,6 +136,14 @@ long arch_stat_to_user(const struct kstat *st, unsigned long ubuf)
 	s.st_size = (s64)st->size;
 	s.st_blksize = (s32)st->blksize;
 	s.st_blocks = (s64)st->blocks;
+	s.st_uid = st->uid;
+	s.st_gid = st->gid;
+	s.st_atime = (s32)(st->atime / 1000000000ull);
+	s.st_atime_nsec = (u32)(st->atime % 1000000000ull);
+	s.st_mtime = (s32)(st->mtime / 1000000000ull);
+	s.st_mtime_nsec = (u32)(st->mtime % 1000000000ull);
+	s.st_ctime = (s32)(st->ctime / 1000000000ull);
+	s.st_ctime_nsec = (u32)(st->ctime % 1000000000ull);
 	return copy_to_user((void *)ubuf, &s, sizeof(s)) ? -EFAULT : 0;
 }
 

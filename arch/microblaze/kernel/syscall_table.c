@@ -22,6 +22,7 @@
 #include "syscall.h"
 #include "signal.h"
 #include "memfd.h"
+#include "fs_file.h"
 
 #define SYS(nr, name) [nr] = { sys_##name, #name }
 #define ADAPT(nr, fn, name) [nr] = { fn, name }
@@ -76,41 +77,165 @@ static long mb_fallocate(const unsigned long *a)
 	return memfd_fallocate(arg_int(a[0]), arg_int(a[1]), arg_pair(&a[2]), arg_pair(&a[4]));
 }
 
+
+#define AT_FDCWD_MB	((unsigned long)-100)
+
+/* The old path calls are their *at forms relative to the cwd. */
+static long mb_open(const unsigned long *a)
+{
+	unsigned long b[4] = { AT_FDCWD_MB, a[0], a[1], a[2] };
+
+	return sys_openat(b);
+}
+
+static long mb_link(const unsigned long *a)
+{
+	unsigned long b[5] = { AT_FDCWD_MB, a[0], AT_FDCWD_MB, a[1], 0 };
+
+	return sys_linkat(b);
+}
+
+static long mb_unlink(const unsigned long *a)
+{
+	unsigned long b[3] = { AT_FDCWD_MB, a[0], 0 };
+
+	return sys_unlinkat(b);
+}
+
+static long mb_rmdir(const unsigned long *a)
+{
+	unsigned long b[3] = { AT_FDCWD_MB, a[0], 0x200 /* AT_REMOVEDIR */ };
+
+	return sys_unlinkat(b);
+}
+
+static long mb_mkdir(const unsigned long *a)
+{
+	unsigned long b[3] = { AT_FDCWD_MB, a[0], a[1] };
+
+	return sys_mkdirat(b);
+}
+
+static long mb_chmod(const unsigned long *a)
+{
+	unsigned long b[3] = { AT_FDCWD_MB, a[0], a[1] };
+
+	return sys_fchmodat(b);
+}
+
+static long mb_access(const unsigned long *a)
+{
+	unsigned long b[3] = { AT_FDCWD_MB, a[0], a[1] };
+
+	return sys_faccessat(b);
+}
+
+static long mb_rename(const unsigned long *a)
+{
+	unsigned long b[4] = { AT_FDCWD_MB, a[0], AT_FDCWD_MB, a[1] };
+
+	return sys_renameat(b);
+}
+
+static long mb_symlink(const unsigned long *a)
+{
+	unsigned long b[3] = { a[0], AT_FDCWD_MB, a[1] };
+
+	return sys_symlinkat(b);
+}
+
+static long mb_readlink(const unsigned long *a)
+{
+	unsigned long b[4] = { AT_FDCWD_MB, a[0], a[1], a[2] };
+
+	return sys_readlinkat(b);
+}
+
+/* stat64(path, buf) and lstat64(path, buf): fstatat64 from the cwd. */
+static long mb_stat64(const unsigned long *a)
+{
+	unsigned long b[4] = { AT_FDCWD_MB, a[0], a[1], 0 };
+
+	return sys_newfstatat(b);
+}
+
+static long mb_lstat64(const unsigned long *a)
+{
+	unsigned long b[4] = { AT_FDCWD_MB, a[0], a[1], 0x100 /* AT_SYMLINK_NOFOLLOW */ };
+
+	return sys_newfstatat(b);
+}
+
+/* pread64/pwrite64(fd, buf, count, pos): pos in r8/r9; truncate64(path, length): length in r6/r7. */
+static long mb_pread64(const unsigned long *a)
+{
+	return fs_pread(arg_int(a[0]), a[1], a[2], arg_pair(&a[3]));
+}
+
+static long mb_pwrite64(const unsigned long *a)
+{
+	return fs_pwrite(arg_int(a[0]), a[1], a[2], arg_pair(&a[3]));
+}
+
+static long mb_truncate64(const unsigned long *a)
+{
+	return fs_truncate_path(a[0], arg_pair(&a[1]));
+}
+
 const struct syscall_entry arch_syscalls[] = {
 	SYS(1, exit),
 	ADAPT(2, mb_fork, "fork"),
 	SYS(3, read),
 	SYS(4, write),
+	ADAPT(5, mb_open, "open"),
 	SYS(6, close),
+	ADAPT(9, mb_link, "link"),
+	ADAPT(10, mb_unlink, "unlink"),
 	SYS(11, execve),
+	SYS(12, chdir),
+	ADAPT(15, mb_chmod, "chmod"),
 	SYS(19, lseek),
 	SYS(20, getpid),
 	SYS(21, mount),
 	SYS(24, getuid),
+	ADAPT(33, mb_access, "access"),
 	SYS(37, kill),
+	ADAPT(38, mb_rename, "rename"),
+	ADAPT(39, mb_mkdir, "mkdir"),
+	ADAPT(40, mb_rmdir, "rmdir"),
 	SYS(41, dup),
 	SYS(45, brk),
 	SYS(47, getgid),
 	SYS(49, geteuid),
 	SYS(50, getegid),
+	SYS(52, umount2),
 	SYS(54, ioctl),
 	SYS(55, fcntl),
+	SYS(60, umask),
 	SYS(64, getppid),
 	SYS(75, setrlimit),
 	SYS(77, getrusage),
 	SYS(78, gettimeofday),
+	ADAPT(83, mb_symlink, "symlink"),
+	ADAPT(85, mb_readlink, "readlink"),
 	SYS(88, reboot),
 	SYS(90, mmap),
 	SYS(91, munmap),
+	SYS(92, truncate),
 	SYS(93, ftruncate),
+	SYS(94, fchmod),
+	SYS(95, fchown),
 	SYS(114, wait4),
 	SYS(116, sysinfo),
+	SYS(118, fsync),
 	ADAPT(120, mb_clone, "clone"),
 	SYS(122, uname),
 	SYS(125, mprotect),
+	SYS(133, fchdir),
 	ADAPT(140, sys_llseek, "_llseek"),
 	SYS(145, readv),
 	SYS(146, writev),
+	SYS(148, fdatasync),
 	SYS(158, sched_yield),
 	SYS(162, nanosleep),
 	SYS(163, mremap),
@@ -119,18 +244,25 @@ const struct syscall_entry arch_syscalls[] = {
 	SYS(175, rt_sigprocmask),
 	SYS(176, rt_sigpending),
 	SYS(179, rt_sigsuspend),
+	ADAPT(180, mb_pread64, "pread64"),
+	ADAPT(181, mb_pwrite64, "pwrite64"),
 	SYS(183, getcwd),
 	SYS(186, sigaltstack),
 	ADAPT(190, mb_fork, "vfork"),
 	ADAPT(191, sys_getrlimit, "ugetrlimit"),
 	ADAPT(192, mb_mmap2, "mmap2"),
+	ADAPT(193, mb_truncate64, "truncate64"),
 	ADAPT(194, mb_ftruncate64, "ftruncate64"),
+	ADAPT(195, mb_stat64, "stat64"),
+	ADAPT(196, mb_lstat64, "lstat64"),
 	SYS(197, fstat),		/* fstat64: struct stat64 */
 	SYS(199, getuid),		/* getuid32 */
 	SYS(200, getgid),		/* getgid32 */
 	SYS(201, geteuid),		/* geteuid32 */
 	SYS(202, getegid),		/* getegid32 */
+	SYS(207, fchown),		/* fchown32 */
 	SYS(219, madvise),
+	SYS(220, getdents64),
 	SYS(221, fcntl),		/* fcntl64 */
 	SYS(224, gettid),
 	SYS(238, tkill),
@@ -138,24 +270,38 @@ const struct syscall_entry arch_syscalls[] = {
 	SYS(258, set_tid_address),
 	SYS(265, clock_gettime),
 	SYS(267, clock_nanosleep),
+	SYS(268, statfs64),
+	SYS(269, fstatfs64),
 	SYS(270, tgkill),
 	SYS(295, openat),
+	SYS(296, mkdirat),
+	SYS(298, fchownat),
 	SYS(300, newfstatat),		/* fstatat64: struct stat64 */
+	SYS(301, unlinkat),
+	SYS(302, renameat),
+	SYS(303, linkat),
+	SYS(304, symlinkat),
 	SYS(305, readlinkat),
+	SYS(306, fchmodat),
 	SYS(307, faccessat),
 	SYS(311, set_robust_list),
+	SYS(320, utimensat),		/* 32-bit time_t */
 	ADAPT(324, mb_fallocate, "fallocate"),
 	SYS(342, dup3),
 	SYS(343, pipe2),
 	SYS(370, prlimit64),
+	SYS(383, renameat2),
 	SYS(385, getrandom),
 	SYS(386, memfd_create),
 	SYS(395, pkey_mprotect),
 	SYS(396, pkey_alloc),
 	SYS(397, pkey_free),
+	SYS(398, statx),
 	SYS(400, rseq),
 	SYS(403, clock_gettime64),
 	SYS(407, clock_nanosleep_time64),
+	SYS(412, utimensat_time64),
+	SYS(439, faccessat2),
 	SYS(462, mseal),
 };
 

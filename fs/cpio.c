@@ -1,0 +1,143 @@
+/*
+ * cpio.c - unpack the initramfs (a cpio "newc" archive, the format Linux
+ * reads) into the root file system at boot: directories, regular files
+ * (copied into the page cache), symbolic links and character devices, with
+ * their modes, owners and mtimes. Missing parent directories are made
+ * (0755). A hard-linked member is unpacked as a separate file.
+ */
+#include "fs.h"
+#include "fs_file.h"
+#include "vfs.h"
+#include "printk.h"
+#include "kstring.h"
+#include "errno.h"
+
+#define CPIO_HDR 110
+
+/* Parse the 8-digit hex field at p; false on a non-hex digit. */
+static bool hex8(const u8 *p, u32 *out)
+{
+	u32 v = 0;
+
+	for (int i = 0; i < 8; i++) {
+		u8 c = p[i];
+
+		v <<= 4;
+		if (c >= '0' && c <= '9')
+			v |= c - '0';
+		else if (c >= 'a' && c <= 'f')
+			v |= c - 'a' + 10;
+		else if (c >= 'A' && c <= 'F')
+			v |= c - 'A' + 10;
+		else
+			return false;
+	}
+	*out = v;
+	return true;
+}
+
+/* The directory that holds name (made as needed); *base points at the last component. */
+static struct inode *parent_of(const char *name, const char **base)
+{
+	struct inode *dir = root_mount->sb->root;
+	const char *s = name, *slash;
+
+	while ((slash = strchr(s, '/'))) {
+		struct fs_dirent *d = dir_find(dir, s, (size_t)(slash - s));
+		struct inode *sub;
+
+		if (d && S_ISDIR(d->inode->mode))
+			sub = d->inode;
+		else if (d || dir_mkdir(dir, s, (size_t)(slash - s), 0755, &sub))
+			return NULL;
+		dir = sub;
+		s = slash + 1;
+	}
+	*base = s;
+	return dir;
+}
+
+/* Make one member; false if it could not be. */
+static bool unpack_one(const char *name, u32 mode, u32 uid, u32 gid, u32 mtime, u32 rdev,
+		       const u8 *data, u32 size)
+{
+	const char *base;
+	struct inode *dir = parent_of(name, &base), *ip;
+	struct fs_dirent *d;
+
+	if (!dir || !*base)
+		return false;
+	d = dir_find(dir, base, strlen(base));
+	if (d && S_ISDIR(d->inode->mode) && S_ISDIR(mode)) {
+		ip = d->inode;	/* made earlier as a parent */
+		ip->mode = mode;
+	} else {
+		if (d)
+			dir_remove(dir, d);	/* a later member replaces an earlier one */
+		if (S_ISDIR(mode)) {
+			if (dir_mkdir(dir, base, strlen(base), mode, &ip))
+				return false;
+		} else {
+			if (!(ip = inode_alloc(dir->sb, mode)))
+				return false;
+			if (S_ISREG(mode) && size && file_write_data(ip, data, size, 0) != (long)size)
+				return false;
+			if (S_ISLNK(mode) && inode_set_link(ip, (const char *)data, size))
+				return false;
+			ip->rdev = rdev;
+			if (dir_add(dir, base, strlen(base), ip))
+				return false;
+		}
+	}
+	ip->uid = uid;
+	ip->gid = gid;
+	ip->mtime = (u64)mtime * 1000000000ull;
+	return true;
+}
+
+void cpio_unpack(const u8 *archive, u64 size)
+{
+	u64 off = 0;
+	int n = 0, bad = 0;
+
+	while (off + CPIO_HDR <= size && memcmp(archive + off, "070701", 6) == 0) {
+		const u8 *h = archive + off;
+		u32 mode, uid, gid, mtime, fsize, rmaj, rmin, namesize;
+		const char *name;
+		u64 data_off;
+
+		if (!hex8(h + 14, &mode) || !hex8(h + 22, &uid) || !hex8(h + 30, &gid) ||
+		    !hex8(h + 46, &mtime) || !hex8(h + 54, &fsize) || !hex8(h + 78, &rmaj) ||
+		    !hex8(h + 86, &rmin) || !hex8(h + 94, &namesize))
+			break;
+		if (namesize == 0 || off + CPIO_HDR + namesize > size)
+			break;
+		name = (const char *)h + CPIO_HDR;
+		if (name[namesize - 1] != '\0' || strcmp(name, "TRAILER!!!") == 0)
+			break;
+		data_off = ALIGN_UP(off + CPIO_HDR + namesize, 4);
+		if (data_off + fsize > size)
+			break;
+		while (name[0] == '.' && name[1] == '/')
+			name += 2;
+		while (name[0] == '/')
+			name++;
+		if (name[0] && strcmp(name, ".") != 0) {
+			if (unpack_one(name, mode, uid, gid, mtime, rmaj << 8 | rmin, archive + data_off, fsize))
+				n++;
+			else
+				bad++;
+		}
+		off = ALIGN_UP(data_off + fsize, 4);
+	}
+	printk("initramfs: %d entries unpacked into the root (%d failed), %llu bytes\n", n, bad,
+	       (unsigned long long)size);
+}
+
+void fs_boot(const void *initrd, u64 size)
+{
+	fs_init();
+	if (initrd && size)
+		cpio_unpack(initrd, size);
+	fs_mount_boot();
+}

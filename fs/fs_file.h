@@ -1,0 +1,65 @@
+/*
+ * fs_file.h - what the rest of the kernel calls in fs/: opening files,
+ * their status, the per-process file system state, and the calls that
+ * kernel/ tables reach (see fs.h for the file system itself).
+ */
+#ifndef FS_FS_FILE_H
+#define FS_FS_FILE_H
+
+#include "types.h"
+
+struct file;
+struct proc;
+struct kstat;
+struct inode;
+struct fs_loc;
+
+#define O_WRONLY	1
+#define O_RDWR		2
+#define O_CREAT		0100
+#define O_EXCL		0200
+#define O_NOCTTY	0400
+#define O_TRUNC		01000
+#define O_APPEND	02000
+#define O_NONBLOCK	04000
+#define O_DIRECTORY	040000	/* generic value: arm64 and MicroBlaze */
+#define O_NOFOLLOW	0100000
+
+/* Open path (relative to start) as open(2) does. */
+long fs_open(struct fs_loc start, const char *path, int flags, u32 mode, struct file **out);
+
+/* The status of an inode. */
+void fs_stat(struct inode *ip, struct kstat *st);
+
+/* A file's size for SEEK_END (an fs/ file's inode, else f->size). */
+u64 fs_file_size(struct file *f);
+
+/* ftruncate and fallocate of an fs/ file (memfd.c hands them over). */
+long fs_ftruncate_file(struct file *f, s64 len);
+long fs_fallocate_file(struct file *f, int mode, s64 off, s64 len);
+
+/* getdents64 into a kernel buffer; bytes or -errno. */
+long fs_getdents(struct file *f, u8 *kbuf, size_t size);
+
+/* pread64/pwrite64/truncate with a 64-bit position (MicroBlaze's adapters pass register pairs). */
+long fs_pread(int fd, unsigned long ubuf, size_t n, s64 pos);
+long fs_pwrite(int fd, unsigned long ubuf, size_t n, s64 pos);
+long fs_truncate_path(unsigned long upath, s64 len);
+
+/* Per-process state: the cwd and umask are inherited by fork, dropped at exit. */
+void fs_proc_fork(struct proc *child, struct proc *parent);
+void fs_proc_exit(struct proc *p);
+
+/*
+ * exec: open path (relative to the cwd) as a program: a regular file with
+ * an execute bit. On success *ip holds a reference (drop it with
+ * inode_put) and hdr the first min(size, hdr_size) bytes of the file.
+ */
+long fs_exec_open(const char *path, struct inode **ip, void *hdr, size_t hdr_size, u64 *size);
+struct vma_file *fs_inode_vma_file(struct inode *ip);
+void fs_inode_put(struct inode *ip);
+
+/* Boot: the file systems, the initramfs unpacked into the root, /dev and /proc mounted. */
+void fs_boot(const void *initrd, u64 size);
+
+#endif

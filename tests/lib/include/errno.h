@@ -19,6 +19,7 @@ extern int errno;
 #define EACCES  13
 #define EFAULT  14
 #define EBUSY   16
+#define EXDEV   18
 #define EEXIST  17
 #define ENODEV  19
 #define ENOTDIR 20
@@ -36,6 +37,8 @@ extern int errno;
 #define ERANGE  34
 #define ENAMETOOLONG 36
 #define ENOSYS  38
+#define ENOTEMPTY 39
+#define ELOOP   40
 #define EOVERFLOW 75
 #define EOPNOTSUPP 95
 #define EWOULDBLOCK EAGAIN

@@ -232,6 +232,10 @@ static const struct {
 	{ EPIPE, "Broken pipe" },
 	{ ERANGE, "Numerical result out of range" },
 	{ ENOSYS, "Function not implemented" },
+	{ EXDEV, "Invalid cross-device link" },
+	{ ENOTEMPTY, "Directory not empty" },
+	{ ELOOP, "Too many levels of symbolic links" },
+	{ ENAMETOOLONG, "File name too long" },
 };
 
 char *strerror(int errnum)

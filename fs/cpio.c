@@ -72,6 +72,8 @@ static bool unpack_one(const char *name, u32 mode, u32 uid, u32 gid, u32 mtime, 
 		ip = d->inode;	/* made earlier as a parent */
 		ip->mode = mode;
 	} else {
+		if (d && S_ISDIR(d->inode->mode))
+			return false;	/* a directory is not replaced by a file */
 		if (d)
 			dir_remove(dir, d);	/* a later member replaces an earlier one */
 		if (S_ISDIR(mode)) {

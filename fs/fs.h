@@ -98,6 +98,7 @@ struct mount {
 	struct mount *parent;	/* NULL for the root mount */
 	struct inode *mountpoint;	/* a directory of parent */
 	char source[32];
+	int refs;		/* open files and cwds reached through it: umount is EBUSY */
 	struct mount *next;	/* the mount table, in mount order */
 };
 

@@ -24,6 +24,7 @@ struct fs_loc;
 #define O_NONBLOCK	04000
 #define O_DIRECTORY	040000	/* generic value: arm64 and MicroBlaze */
 #define O_NOFOLLOW	0100000
+#define O_TMPFILE_BIT	020000000	/* O_TMPFILE without O_DIRECTORY: not supported */
 
 /* Open path (relative to start) as open(2) does. */
 long fs_open(struct fs_loc start, const char *path, int flags, u32 mode, struct file **out);

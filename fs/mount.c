@@ -225,8 +225,8 @@ long sys_umount2(const unsigned long *a)
 	for (struct mount *c = mounts; c; c = c->next)
 		if (c->parent == m)
 			return -EBUSY;
-	if (m->sb->refs && m->sb->mounts == 1 && !(flags & MNT_DETACH))
-		return -EBUSY;	/* open files or working directories inside */
+	if (m->refs)
+		return -EBUSY;	/* open files or working directories inside (MNT_DETACH too: not supported) */
 	for (pp = &mounts; *pp != m; pp = &(*pp)->next)
 		;
 	*pp = m->next;

@@ -216,6 +216,8 @@ long fs_walk_parent(struct fs_loc start, const char *path, struct fs_loc *dir, c
 		err = -ENOTDIR;
 	if (!err && dir->inode->sb->magic == PROC_SUPER_MAGIC)
 		err = -ENOENT;	/* nothing is created or removed in /proc */
+	if (!err && dir->inode->nlink == 0)
+		err = -ENOENT;	/* a removed directory (someone's cwd) takes no new names */
 	return err;
 }
 

@@ -43,6 +43,7 @@ static long reg_write(struct file *f, const void *buf, size_t n, u64 *off)
 
 static void inode_file_release(struct file *f)
 {
+	f->mnt->refs--;
 	inode_put(f->inode);
 }
 
@@ -232,6 +233,7 @@ static long file_of(struct fs_loc loc, int flags, struct file **out)
 		return -ENFILE;
 	f->inode = inode_get(ip);
 	f->mnt = loc.mnt;
+	f->mnt->refs++;
 	f->flags = (unsigned)flags & (O_ACCMODE | O_APPEND | O_NONBLOCK);
 	f->st.mode = ip->mode;
 	f->st.nlink = 1;
@@ -243,6 +245,7 @@ static long file_of(struct fs_loc loc, int flags, struct file **out)
 		f->ops = &reg_ops;
 	if (err) {
 		inode_put(ip);
+		f->mnt->refs--;
 		f->refs = 0;
 		return err;
 	}
@@ -276,6 +279,8 @@ long fs_open(struct fs_loc start, const char *path, int flags, u32 mode, struct 
 	int acc = flags & O_ACCMODE;
 	long err;
 
+	if ((flags & O_TMPFILE_BIT) || ((flags & O_CREAT) && (flags & O_DIRECTORY)))
+		return (flags & O_TMPFILE_BIT) ? -EOPNOTSUPP : -EINVAL;
 	if (flags & O_CREAT) {
 		struct fs_loc dir;
 		char last[NAME_MAX + 1];

@@ -608,8 +608,11 @@ static void set_cwd(struct fs_loc loc)
 	struct proc *p = current_proc();
 
 	inode_get(loc.inode);
-	if (p->cwd)
+	loc.mnt->refs++;
+	if (p->cwd) {
+		p->cwd_mnt->refs--;
 		inode_put(p->cwd);
+	}
 	p->cwd = loc.inode;
 	p->cwd_mnt = loc.mnt;
 }
@@ -642,11 +645,13 @@ long sys_fchdir(const unsigned long *a)
 
 long sys_getcwd(const unsigned long *a)
 {
+	struct page *pg = alloc_pages(0, 0);
 	char *buf;
 	long n;
 
-	if (!(buf = (char *)page_address(alloc_pages(0, 0))))
+	if (!pg)
 		return -ENOMEM;
+	buf = page_address(pg);
 	n = fs_path_of(fs_cwd(), buf, FS_PATH_MAX);
 	if (n > 0 && (size_t)n > a[1])
 		n = -ERANGE;
@@ -670,12 +675,16 @@ void fs_proc_fork(struct proc *child, struct proc *parent)
 	child->umask = parent->umask;
 	child->cwd_mnt = parent->cwd_mnt;
 	child->cwd = parent->cwd ? inode_get(parent->cwd) : NULL;
+	if (child->cwd)
+		child->cwd_mnt->refs++;
 }
 
 void fs_proc_exit(struct proc *p)
 {
-	if (p->cwd)
+	if (p->cwd) {
+		p->cwd_mnt->refs--;
 		inode_put(p->cwd);
+	}
 	p->cwd = NULL;
 }
 

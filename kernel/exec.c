@@ -1,6 +1,6 @@
 /*
  * exec.c - replace a process's image with a static ELF executable from the
- * initramfs, and build Linux's initial stack:
+ * file system, and build Linux's initial stack:
  *
  *   sp ->  argc
  *          argv[0..argc-1], NULL
@@ -241,7 +241,7 @@ static int fill_aux(unsigned long *aux, const elf_ehdr_t *eh, unsigned long phdr
 /*
  * A copy of path that lives as long as the kernel: VMAs keep their file's
  * name by pointer (for /proc/self/maps), and the caller's path is often a
- * buffer freed when execve returns. Every executable comes from the
+ * buffer freed when execve returns. Most programs come from the
  * initramfs, so there are few distinct paths; each is stored once. NULL
  * (an unnamed mapping) if the table is full or the path too long.
  */

@@ -34,7 +34,7 @@ const struct bootarg kernel_params[] = {
 	{ "expect", BA_STRING, &opt_expect, NULL,
 	  "for ktest dt_matches_qemu: what QEMU was asked for, e.g. mem:512M,cpu:max,el:1,gic:2" },
 	{ "init", BA_STRING, &opt_init, NULL,
-	  "the first user program, a path in the initramfs (default /init)" },
+	  "the first user program, a path in the root file system (default /init)" },
 	{ "strace", BA_FLAG, &opt_strace, NULL,
 	  "print every system call with its first arguments and result" },
 	{ "ptdump", BA_FLAG, &opt_ptdump, NULL, "print the kernel page tables after boot" },

@@ -257,6 +257,7 @@ static void open_errors(void)
 	fails(xopen("/tmp/fs/data", O_RDONLY | O_DIRECTORY, 0), ENOTDIR, "O_DIRECTORY on a file");
 	fails(xopen("/tmp/fs", O_WRONLY, 0), EISDIR, "a directory opened for writing");
 	fails(xopen("/tmp/fs/nodir/x", O_CREAT | O_RDWR, 0644), ENOENT, "O_CREAT under a missing directory");
+	fails(xopen("/tmp/fs/newdir", O_CREAT | O_DIRECTORY | O_RDONLY, 0755), EINVAL, "O_CREAT with O_DIRECTORY");
 	fails(xopen("", O_RDONLY, 0), ENOENT, "the empty path");
 	fails(xopen((const char *)1, O_RDONLY, 0), EFAULT, "a bad path pointer");
 	memset(longname, 'n', sizeof(longname));
@@ -492,6 +493,13 @@ static void cwd(void)
 	tap_ok(syscall(NR_getcwd, buf, sizeof(buf)) > 0 && strcmp(buf, "/tmp/fs/d") == 0, "getcwd after fchdir");
 	close(dfd);
 	xunlink("rel");
+	/* a removed cwd takes no new names */
+	xmkdir("/tmp/fs/dead", 0755);
+	syscall(NR_chdir, "/tmp/fs/dead");
+	tap_is_long(xrmdir("/tmp/fs/dead"), 0, "rmdir of the cwd");
+	fails(xopen("x", O_CREAT | O_WRONLY, 0644), ENOENT, "O_CREAT in a removed cwd");
+	fails(xmkdir("y", 0755), ENOENT, "mkdir in a removed cwd");
+	fails(syscall(NR_getcwd, buf, sizeof(buf)), ENOENT, "getcwd of a removed directory");
 	syscall(NR_chdir, "/");
 }
 
@@ -672,6 +680,16 @@ int main(void)
 	xunlink("/tmp/fs/f2");
 	xrmdir("/tmp/fs/d");
 	tap_is_long(xrmdir("/tmp/fs"), 0, "the test's directory is empty at the end");
+	syscall(NR_chdir, "/tmp");
+	fails(syscall(NR_umount2, "/tmp", 0), EBUSY, "umount of a mount holding a cwd");
+	syscall(NR_chdir, "/");
+	{
+		int fd = xopen("/tmp/open", O_CREAT | O_RDWR, 0644);
+
+		fails(syscall(NR_umount2, "/tmp", 0), EBUSY, "umount of a mount with an open file");
+		close(fd);
+		xunlink("/tmp/open");
+	}
 	tap_is_long(syscall(NR_umount2, "/tmp", 0), 0, "umount /tmp");
 	tap_ok(st_path("/tmp/fs", &s) == -1, "the tmpfs is gone");
 	return tap_done();

@@ -85,6 +85,7 @@ struct inode {
 	u64 next_cookie;
 	struct inode *parent;	/* directories: the one holding its entry (itself at a root) */
 	char *link;		/* symlinks: the target, NUL-terminated (one page) */
+	char *map_name;		/* regular files: the path /proc/self/maps shows (one page, made at the first mmap) */
 	int mounted;		/* how many mounts sit on this directory */
 	struct inode *all_prev, *all_next;	/* inode_list */
 };

@@ -60,6 +60,13 @@ long fs_exec_open(const char *path, struct inode **ip, void *hdr, size_t hdr_siz
 struct vma_file *fs_inode_vma_file(struct inode *ip);
 void fs_inode_put(struct inode *ip);
 
+/*
+ * mmap of an fs/ file: a regular file open for reading (and for writing if
+ * a shared mapping may write); *vf is the inode's page-cache object (the
+ * caller takes its reference) and *name its path. -ENODEV or -EACCES.
+ */
+long fs_mmap_file(struct file *f, unsigned long prot, bool shared, struct vma_file **vf, const char **name);
+
 /* Boot: the file systems, the initramfs unpacked into the root, /dev and /proc mounted. */
 void fs_boot(const void *initrd, u64 size);
 

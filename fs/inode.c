@@ -95,6 +95,8 @@ void inode_maybe_free(struct inode *ip)
 	pagecache_free(ip);
 	if (ip->link)
 		free_page_va(ip->link);
+	if (ip->map_name)
+		free_page_va(ip->map_name);
 	if (ip->all_prev)
 		ip->all_prev->all_next = ip->all_next;
 	else

@@ -11,6 +11,7 @@
 #include "random.h"
 #include "kstring.h"
 #include "errno.h"
+#include "page_alloc.h"
 
 /* ---- regular files ---- */
 
@@ -389,4 +390,57 @@ struct vma_file *fs_inode_vma_file(struct inode *ip)
 void fs_inode_put(struct inode *ip)
 {
 	inode_put(ip);
+}
+
+/* ---- mmap ---- */
+
+/* The entry naming ip somewhere below dir, and its directory, or NULL. */
+static struct fs_dirent *find_name(struct inode *dir, struct inode *ip, struct inode **in)
+{
+	for (struct fs_dirent *d = dir->entries; d; d = d->next) {
+		struct fs_dirent *sub;
+
+		if (d->inode == ip) {
+			*in = dir;
+			return d;
+		}
+		if (S_ISDIR(d->inode->mode) && !d->inode->mounted && (sub = find_name(d->inode, ip, in)))
+			return sub;
+	}
+	return NULL;
+}
+
+/* The path a mapping of f shows: found under f's mount now, and kept for the inode's life. */
+static const char *map_name(struct file *f)
+{
+	struct inode *ip = f->inode, *dir;
+	struct fs_dirent *d;
+	struct page *pg;
+	long n;
+
+	if (ip->map_name)
+		return ip->map_name;
+	if (!(pg = alloc_pages(0, 0)))
+		return NULL;
+	ip->map_name = page_address(pg);
+	d = find_name(f->mnt->sb->root, ip, &dir);
+	n = d ? fs_path_of((struct fs_loc){ f->mnt, dir }, ip->map_name, PAGE_SIZE - NAME_MAX - 2) : -1;
+	if (n > 0)
+		snprintk(ip->map_name + n - 1, PAGE_SIZE - (size_t)n, "%s%s", n > 2 ? "/" : "", d->name);
+	else
+		snprintk(ip->map_name, PAGE_SIZE, "/ (deleted)");
+	return ip->map_name;
+}
+
+long fs_mmap_file(struct file *f, unsigned long prot, bool shared, struct vma_file **vf, const char **name)
+{
+	if (!S_ISREG(f->inode->mode))
+		return -ENODEV;
+	if ((f->flags & O_ACCMODE) == O_WRONLY)
+		return -EACCES;
+	if (shared && (prot & 2 /* PROT_WRITE */) && ((f->flags & O_ACCMODE) != O_RDWR || (f->flags & O_APPEND)))
+		return -EACCES;
+	*vf = &f->inode->vf;
+	*name = map_name(f);
+	return 0;
 }

@@ -13,6 +13,7 @@
 #include "errno.h"
 #include "mman.h"
 #include "memfd.h"
+#include "fs_file.h"
 
 #define PAGE_ALIGN_UL(x) (((x) + PAGE_SIZE - 1) & ~(unsigned long)(PAGE_SIZE - 1))
 
@@ -28,8 +29,8 @@ static struct mm *cur_mm(void)
 }
 
 /*
- * memfd support: check a file mapping of fd (mmap without MAP_ANONYMOUS).
- * Only a memfd (kernel/memfd.c) can be mapped; on success *file and *name
+ * Check a file mapping of fd (mmap without MAP_ANONYMOUS): a memfd
+ * (kernel/memfd.c) or a regular file of fs/; on success *file and *name
  * say what backs the VMA. The errno values follow do_mmap()'s order.
  */
 static long file_mapping(unsigned long ufd, unsigned long len, unsigned long prot,
@@ -44,8 +45,10 @@ static long file_mapping(unsigned long ufd, unsigned long len, unsigned long pro
 	*file = memfd_vma_file(f, name);
 	if (len && off + PAGE_ALIGN_UL(len) < off)
 		return -EOVERFLOW;
+	if (!*file && f->inode)	/* a file of the file system (fs/) */
+		return fs_mmap_file(f, prot, (flags & MAP_TYPE) != MAP_PRIVATE, file, name);
 	if (!*file) {
-		/* initramfs and /proc files are open read-only */
+		/* /proc files are open read-only */
 		if ((flags & MAP_TYPE) != MAP_PRIVATE && (prot & PROT_WRITE) && (f->st.mode & S_IFMT) == S_IFREG)
 			return -EACCES;
 		return -ENODEV;	/* MM-1: no other file can be mapped (yet) */
@@ -62,7 +65,7 @@ long sys_mmap(const unsigned long *a)
 
 	if (off & (PAGE_SIZE - 1))
 		return -EINVAL;
-	if (!(flags & MAP_ANONYMOUS)) {	/* memfd support: only a memfd can be mapped */
+	if (!(flags & MAP_ANONYMOUS)) {	/* a memfd or a regular file of fs/ */
 		r = file_mapping(a[4], len, prot, flags, off, &file, &fname);
 		if (r)
 			return r;

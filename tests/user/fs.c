@@ -5,8 +5,9 @@
  * symbolic links, rename (RENAME_NOREPLACE/EXCHANGE), unlink and rmdir, an
  * unlinked file still open, cwd and relative paths, dirfds, umask, chmod,
  * chown, utimensat, stat/statx/statfs, devtmpfs's devices, /proc/mounts,
- * a program copied into the tmpfs and run from there, and each call's
- * Linux errnos. The page-cache pages of a file show in
+ * a program copied into the tmpfs and run from there, mmap of a file
+ * (MAP_SHARED writes reach it, MAP_PRIVATE copies, SIGBUS past the end),
+ * and each call's Linux errnos. The page-cache pages of a file show in
  * /proc/meminfo's Shmem and go when the file does.
  *
  * Every call is made with syscall(2) and the arch's Linux numbers, and
@@ -19,6 +20,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <signal.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/wait.h>
 #include "tap.h"
@@ -648,6 +651,75 @@ static void exec_copy(void)
 	xunlink("/tmp/fs/out");
 }
 
+/* mmap of a regular file: shared and private mappings of its page-cache pages. */
+static void file_mmap(void)
+{
+	int fd = xopen("/tmp/fs/mapped", O_CREAT | O_RDWR | O_TRUNC, 0644), ro, wo, dfd, status;
+	size_t size = 2 * 4096 + 100;
+	unsigned char *sh, *pv, c;
+	char maps[8192];
+	long n;
+	pid_t pid;
+
+	fill(big, size, 3);
+	tap_is_long(write(fd, big, size), size, "a file of two pages and 100 bytes");
+	sh = mmap(NULL, 3 * 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	tap_ok(sh != MAP_FAILED, "MAP_SHARED of it");
+	if (sh == MAP_FAILED)
+		return;
+	tap_ok(memcmp(sh, big, size) == 0 && sh[size] == 0 && sh[3 * 4096 - 1] == 0,
+	       "the mapping shows the file, zeros past its end in the last page");
+	sh[5000] = 'S';
+	tap_ok(xpread(fd, &c, 1, 5000) == 1 && c == 'S', "a store through MAP_SHARED reaches the file");
+	xpwrite(fd, "W", 1, 10);
+	tap_ok(sh[10] == 'W', "a write() shows in the shared mapping");
+	pv = mmap(NULL, 3 * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+	tap_ok(pv != MAP_FAILED && pv[10] == 'W' && pv[5000] == 'S', "MAP_PRIVATE of it sees the file");
+	xpwrite(fd, "X", 1, 4096 + 7);
+	tap_ok(pv[4096 + 7] == 'X', "a page not yet written privately follows the file");
+	pv[20] = 'P';
+	tap_ok(xpread(fd, &c, 1, 20) == 1 && c == big[20] && sh[20] == big[20], "a private store stays private");
+	xpwrite(fd, "Y", 1, 21);
+	tap_ok(pv[21] == big[21] && pv[20] == 'P', "the copied page no longer follows the file");
+	{
+		int mfd = xopen("/proc/self/maps", O_RDONLY, 0);
+
+		n = mfd >= 0 ? read(mfd, maps, sizeof(maps) - 1) : -1;
+		close(mfd);
+		maps[n > 0 ? n : 0] = '\0';
+		tap_ok(strstr(maps, "/tmp/fs/mapped") != NULL, "/proc/self/maps names the file");
+	}
+	pid = fork();
+	if (pid == 0) {
+		volatile unsigned char *p = mmap(NULL, 4 * 4096, PROT_READ, MAP_SHARED, fd, 0);
+
+		if (p == MAP_FAILED)
+			_exit(2);
+		c = p[3 * 4096];	/* a page wholly past the end of the file */
+		_exit(0);
+	}
+	waitpid(pid, &status, 0);
+	tap_ok(WIFSIGNALED(status) && WTERMSIG(status) == SIGBUS, "a touch past the end of the file: SIGBUS (status 0x%x)", status);
+	munmap(pv, 3 * 4096);
+	munmap(sh, 3 * 4096);
+	ro = xopen("/tmp/fs/mapped", O_RDONLY, 0);
+	wo = xopen("/tmp/fs/mapped", O_WRONLY, 0);
+	dfd = xopen("/tmp/fs", O_RDONLY | O_DIRECTORY, 0);
+	fails((long)mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, ro, 0), EACCES,
+	      "MAP_SHARED writable of an O_RDONLY file");
+	pv = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE, ro, 0);
+	tap_ok(pv != MAP_FAILED, "MAP_PRIVATE writable of an O_RDONLY file");
+	if (pv != MAP_FAILED)
+		munmap(pv, 4096);
+	fails((long)mmap(NULL, 4096, PROT_READ, MAP_SHARED, wo, 0), EACCES, "mmap of an O_WRONLY file");
+	fails((long)mmap(NULL, 4096, PROT_READ, MAP_SHARED, dfd, 0), ENODEV, "mmap of a directory");
+	close(ro);
+	close(wo);
+	close(dfd);
+	close(fd);
+	xunlink("/tmp/fs/mapped");
+}
+
 int main(void)
 {
 	int tmp_mounted;
@@ -676,6 +748,7 @@ int main(void)
 	attributes();
 	mounts_and_devices();
 	exec_copy();
+	file_mmap();
 	xunlink("/tmp/fs/data");
 	xunlink("/tmp/fs/f2");
 	xrmdir("/tmp/fs/d");

@@ -29,6 +29,9 @@ struct fs_loc;
 /* Open path (relative to start) as open(2) does. */
 long fs_open(struct fs_loc start, const char *path, int flags, u32 mode, struct file **out);
 
+/* The release op of an fs/ file whose other ops are not fs/'s (the console device). */
+void fs_file_release(struct file *f);
+
 /* The status of an inode. */
 void fs_stat(struct inode *ip, struct kstat *st);
 

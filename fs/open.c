@@ -48,6 +48,11 @@ static void inode_file_release(struct file *f)
 	inode_put(f->inode);
 }
 
+void fs_file_release(struct file *f)
+{
+	inode_file_release(f);
+}
+
 static const struct file_ops reg_ops = { .read = reg_read, .write = reg_write,
 					 .release = inode_file_release };
 

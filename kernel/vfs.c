@@ -9,6 +9,7 @@
 #include "kstring.h"
 #include "errno.h"
 #include "page_alloc.h"
+#include "fs_file.h"
 
 #define NFILE 256	/* open files in the whole system */
 
@@ -112,6 +113,9 @@ static long con_ioctl(struct file *f, unsigned long cmd, unsigned long arg)
 
 static const struct file_ops console_ops = { .read = con_read, .write = con_write,
 					     .ioctl = con_ioctl };
+/* The console opened through a device inode of fs/ (/dev/console, /dev/tty). */
+static const struct file_ops console_dev_ops = { .read = con_read, .write = con_write,
+						 .ioctl = con_ioctl, .release = fs_file_release };
 
 void console_open_stdio(struct proc *p)
 {
@@ -132,7 +136,7 @@ void console_open_stdio(struct proc *p)
 
 void console_file_init(struct file *f)
 {
-	f->ops = &console_ops;
+	f->ops = &console_dev_ops;
 }
 
 long procfs_open(const char *path, int flags, struct file **out)

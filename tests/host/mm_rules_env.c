@@ -289,6 +289,15 @@ struct vma_file *memfd_vma_file(struct file *f, const char **name)
 	return NULL;
 }
 
+/* No file of fs/ is ever mapped here either. */
+long fs_mmap_file(struct file *f, unsigned long prot, bool shared, struct vma_file **vf, const char **name)
+{
+	(void)f; (void)prot; (void)shared;
+	*vf = NULL;
+	*name = NULL;
+	return -19;	/* ENODEV */
+}
+
 /* ---- boot ---- */
 
 static struct pt_space kspace;

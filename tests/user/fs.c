@@ -599,6 +599,9 @@ static void mounts_and_devices(void)
 	fd = xopen("/tmp/fs/dev/full", O_WRONLY, 0);
 	fails(write(fd, buf, 1), ENOSPC, "a write to full");
 	close(fd);
+	fd = xopen("/tmp/fs/dev/console", O_WRONLY, 0);
+	tap_ok(fd >= 0 && write(fd, "", 0) == 0, "open the console device");
+	close(fd);
 	fails(syscall(NR_umount2, "/tmp/fs/dev/null", 0), EINVAL, "umount of a file that is no mount point");
 	tap_is_long(syscall(NR_umount2, "/tmp/fs/dev", 0), 0, "umount devtmpfs");
 	fails(st_path("/tmp/fs/dev/null", &s), ENOENT, "its files are gone from the mount point");

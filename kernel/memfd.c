@@ -160,6 +160,11 @@ static struct page *memfd_vma_page(struct vma_file *f, u64 pgoff)
 	return memfd_page_alloc(m, pgoff);
 }
 
+static bool memfd_vma_cached(struct vma_file *f, u64 pgoff)
+{
+	return memfd_page_at(to_memfd(f), pgoff) != NULL;
+}
+
 static void memfd_release(struct vma_file *f)
 {
 	struct memfd *m = to_memfd(f);
@@ -186,6 +191,7 @@ void memfd_for_each_page(void (*fn)(struct page *pg, void *arg), void *arg)
 
 static const struct vma_file_ops memfd_vma_ops = {
 	.page = memfd_vma_page,
+	.cached = memfd_vma_cached,
 	.release = memfd_release,
 };
 

@@ -1,6 +1,7 @@
 /*
  * procfs.c - the /proc files the tests read, in Linux's formats:
- * /proc/self/maps, /proc/self/smaps, /proc/meminfo (and /proc/<pid>/...
+ * /proc/self/maps, /proc/self/smaps, /proc/self/status (memory lines),
+ * /proc/meminfo (and /proc/<pid>/...
  * for the current process's own pid).
  *
  * A file's text is generated when it is opened (a snapshot), into pages
@@ -84,13 +85,31 @@ static void gen_maps(struct procbuf *b, struct mm *mm, bool smaps)
 		if (v->flags & VM_HUGETLB)
 			pb_printf(b, "Private_Hugetlb: %7llu kB\n",
 				  (unsigned long long)(hugetlb_rss_bytes(mm, (struct vma *)v, v->start, v->end) >> 10));
-		pb_printf(b, "VmFlags:%s%s%s%s%s%s%s%s%s%s%s%s\n", (v->flags & VM_READ) ? " rd" : "",
+		pb_printf(b, "VmFlags:%s%s%s%s%s%s%s%s%s%s%s%s%s\n", (v->flags & VM_READ) ? " rd" : "",
 			  (v->flags & VM_WRITE) ? " wr" : "", (v->flags & VM_EXEC) ? " ex" : "",
 			  (v->flags & VM_SHARED) ? " sh" : "", (v->flags & VM_MAYREAD) ? " mr" : "",
 			  (v->flags & VM_MAYWRITE) ? " mw" : "", (v->flags & VM_MAYEXEC) ? " me" : "",
-			  (v->flags & VM_GROWSDOWN) ? " gd" : "", (v->flags & VM_DONTFORK) ? " dc" : "",
+			  (v->flags & VM_GROWSDOWN) ? " gd" : "", (v->flags & VM_LOCKED) ? " lo" : "",
+			  (v->flags & VM_DONTFORK) ? " dc" : "",
 			  (v->flags & VM_ACCOUNT) ? " ac" : "", (v->flags & VM_WIPEONFORK) ? " wf" : "", (v->flags & VM_SEALED) ? " sl" : "");
 	}
+}
+
+/*
+ * /proc/PID/status, the memory lines only for now (kB, as Linux): VmSize
+ * (all VMAs), VmLck (VM_LOCKED ones, ML-15), VmRSS (pages present, hugetlb
+ * pages not counted, as Linux's HugetlbPages are apart).
+ */
+static void gen_status(struct procbuf *b, struct mm *mm)
+{
+	u64 rss = 0;
+
+	for (const struct vma *v = mm->vmas; v; v = v->next)
+		if (!(v->flags & VM_HUGETLB))
+			rss += mm_rss_pages(mm, v->start, v->end);
+	pb_printf(b, "VmSize:\t%8lu kB\n", mm->total_vm * (PAGE_SIZE / 1024));
+	pb_printf(b, "VmLck:\t%8lu kB\n", mm->locked_vm * (PAGE_SIZE / 1024));
+	pb_printf(b, "VmRSS:\t%8llu kB\n", (unsigned long long)(rss * (PAGE_SIZE / 1024)));
 }
 
 /*
@@ -267,6 +286,8 @@ long procfs_generate(const char *path, struct file *f)
 		gen_maps(&b, me->mm, false);
 	else if (rest && strcmp(rest, "smaps") == 0)
 		gen_maps(&b, me->mm, true);
+	else if (rest && strcmp(rest, "status") == 0)
+		gen_status(&b, me->mm);
 	else {
 		free_pages(pg, PROCFS_ORDER);
 		return -ENOENT;

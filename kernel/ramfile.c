@@ -60,6 +60,14 @@ static struct page *ramfile_page(struct vma_file *f, u64 pgoff)
 	return r->pages[pgoff];
 }
 
+/* Is the page at pgoff in the cache (mincore)? */
+static bool ramfile_cached(struct vma_file *f, u64 pgoff)
+{
+	struct ramfile *r = (struct ramfile *)f;
+
+	return pgoff < page_count_of(r) && r->pages[pgoff];
+}
+
 /* The last mapping is gone: free the pages (mappings hold their own references). */
 static void ramfile_release(struct vma_file *f)
 {
@@ -87,6 +95,7 @@ void ramfile_for_each_page(void (*fn)(struct page *pg, void *arg), void *arg)
 
 static const struct vma_file_ops ramfile_ops = {
 	.page = ramfile_page,
+	.cached = ramfile_cached,
 	.release = ramfile_release,
 };
 

@@ -461,15 +461,20 @@ struct mm *mm_copy(struct mm *src)
 	dst->pkeys_freed = src->pkeys_freed;	/* kernel/pkeys.c */
 	for (struct vma *v = src->vmas; v; v = v->next) {
 		struct copy_ctx cc = { dst, v, 0 };
+		struct vma *nv;
 
 		if (v->flags & VM_DONTFORK)
 			continue;
-		/* A child does not inherit hugetlb reservations (as on Linux). */
-		if (!vma_insert(dst, v->start, v->end, v->flags & ~VM_HUGE_RESV, v->name, v->offset)) {
+		/* A child does not inherit hugetlb reservations or memory locks
+		 * (ML-14), as on Linux. */
+		if (!(nv = vma_insert(dst, v->start, v->end, v->flags & ~(VM_HUGE_RESV | VM_LOCKED_MASK), v->name,
+				      v->offset))) {
 			mm_put(dst);
 			return NULL;
 		}
-		vma_find(dst, v->start)->file = vma_file_get(v->file);	/* memfd support */
+		nv->file = vma_file_get(v->file);	/* memfd support */
+		if ((v->flags & VM_LOCKED) || (v->prev && (v->prev->flags & VM_LOCKED)))
+			vma_merge_neighbours(dst, nv);	/* ML-14: ours merges what unlocking made alike */
 		if ((v->flags & VM_SHARED) && !v->file && !(v->flags & VM_HUGETLB) && !fill_shared(src, v, v->start, v->end)) {
 			mm_put(dst);
 			return NULL;

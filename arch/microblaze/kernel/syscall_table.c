@@ -109,8 +109,13 @@ const struct syscall_entry arch_syscalls[] = {
 	SYS(122, uname),
 	SYS(125, mprotect),
 	ADAPT(140, sys_llseek, "_llseek"),
+	SYS(144, msync),
 	SYS(145, readv),
 	SYS(146, writev),
+	SYS(150, mlock),
+	SYS(151, munlock),
+	SYS(152, mlockall),
+	SYS(153, munlockall),
 	SYS(158, sched_yield),
 	SYS(162, nanosleep),
 	SYS(163, mremap),
@@ -130,6 +135,7 @@ const struct syscall_entry arch_syscalls[] = {
 	SYS(200, getgid),		/* getgid32 */
 	SYS(201, geteuid),		/* geteuid32 */
 	SYS(202, getegid),		/* getegid32 */
+	SYS(218, mincore),
 	SYS(219, madvise),
 	SYS(221, fcntl),		/* fcntl64 */
 	SYS(224, gettid),
@@ -148,6 +154,7 @@ const struct syscall_entry arch_syscalls[] = {
 	SYS(342, dup3),
 	SYS(343, pipe2),
 	SYS(370, prlimit64),
+	SYS(378, mlock2),
 	SYS(385, getrandom),
 	SYS(386, memfd_create),
 	SYS(395, pkey_mprotect),

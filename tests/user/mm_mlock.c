@@ -283,6 +283,33 @@ static void test_fork(void)
 	munmap(b, 3 * PAGE);
 }
 
+#ifndef MREMAP_DONTUNMAP
+#define MREMAP_DONTUNMAP 4
+#endif
+
+static void test_mremap(void)
+{
+	char *h = hole(8), *b, *r, *to;
+	long before = vmlck();
+
+	b = h ? anon(h, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_FIXED) : MAP_FAILED;
+	tap_ok(b != MAP_FAILED && do_mlock(b, 2 * PAGE) == 0, "set-up: two locked pages before a hole");
+	if (b == MAP_FAILED)
+		return;
+	r = mremap(b, 2 * PAGE, 4 * PAGE, 0);
+	tap_ok(r == b && vm_flag(b + 3 * PAGE, "lo") == 1 && resident(b, 4) == 4,
+	       "ML-17 growing a locked mapping in place: the growth is locked and populated");
+	tap_is_long(vmlck() - before, 4 * PAGE / 1024, "ML-17 VmLck counts the growth");
+	to = hole(4);
+	r = to ? mremap(b, 4 * PAGE, 4 * PAGE, MREMAP_MAYMOVE | MREMAP_FIXED | MREMAP_DONTUNMAP, to) : MAP_FAILED;
+	tap_ok(r == to && vm_flag(to, "lo") == 1 && vm_flag(b, "lo") == 0,
+	       "ML-17 MREMAP_DONTUNMAP: the new mapping is locked, the old one not any more");
+	if (r != MAP_FAILED)
+		munmap(r, 4 * PAGE);
+	munmap(b, 4 * PAGE);
+	tap_is_long(vmlck() - before, 0, "ML-15 both unmapped: VmLck back");
+}
+
 static void test_sealed(void)
 {
 	char *b = three();
@@ -310,6 +337,7 @@ int main(void)
 	test_rlimit();
 	test_mlockall();
 	test_fork();
+	test_mremap();
 	test_sealed();
 	return tap_done();
 }

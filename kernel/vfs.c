@@ -156,6 +156,8 @@ long vfs_open(const char *path, int flags, struct file **out)
 		*out = f;
 		return 0;
 	}
+	if (has_prefix(path, "/proc/") && (err = procfs_open_special(path, flags, out)) != 1)
+		return err;	/* pagemap, mem */
 	if (has_prefix(path, "/proc/")) {
 		bool fail_alloc = strcmp(path, "/proc/sys/vm/fail_alloc") == 0;
 		const void *vm_sysctl = procfs_vm_sysctl(path);

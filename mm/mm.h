@@ -108,6 +108,21 @@ phys_addr_t mm_lookup(struct mm *mm, unsigned long addr);
  */
 int mm_write(struct mm *mm, unsigned long va, const void *src, size_t len);
 
+/*
+ * The /proc/PID/pagemap entry of the page at va, in Linux's format (PM-*):
+ * bit 63 present, 61 file or shared memory, 56 mapped once, bits 0-54 the
+ * PFN; 0 when nothing is there.
+ */
+u64 mm_pagemap_entry(struct mm *mm, unsigned long va);
+
+/*
+ * /proc/PID/mem: copy n bytes between buf and mm at va as Linux's
+ * FOLL_FORCE access does (a write to read-only private memory breaks
+ * copy-on-write). Bytes done, stopping at the first page that cannot be
+ * reached; -EIO if that is the first.
+ */
+long mm_access(struct mm *mm, unsigned long va, void *buf, size_t n, bool write);
+
 /* Pages present (resident) in [start, end). */
 u64 mm_rss_pages(struct mm *mm, unsigned long start, unsigned long end);
 

@@ -3,6 +3,7 @@
  * ioctl, dup and friends, over the minimal VFS.
  */
 #include "syscall.h"
+#include "memfd.h"
 #include "proc.h"
 #include "vfs.h"
 #include "uaccess.h"
@@ -410,6 +411,9 @@ long sys_fcntl(const unsigned long *a)
 		return 0;
 	case F_GETFL:
 		return f->data ? 0 : 2;	/* O_RDONLY files, O_RDWR console */
+	case 1033:	/* F_ADD_SEALS */
+	case 1034:	/* F_GET_SEALS */
+		return memfd_fcntl(f, cmd, from);
 	default:
 		return -EINVAL;
 	}

@@ -298,6 +298,8 @@ long mm_mmap(struct mm *mm, unsigned long addr, unsigned long len, unsigned long
 	err = mmap_place(mm, &addr, len, flags, PAGE_SIZE);
 	if (err)
 		return err;
+	if (file && file->ops->mmap_check && (err = file->ops->mmap_check(file, &vmflags)))
+		return err;	/* MD-5: a write-sealed memfd */
 	vmflags |= vm_account_flag(vmflags, file != NULL);
 	err = mmap_limits(mm, addr, len, flags, vmflags);
 	if (err)

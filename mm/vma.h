@@ -73,6 +73,10 @@ struct vma_file_ops {
 	/* Does the file hold the page at pgoff now (mincore's page-cache
 	 * question)? Never allocates. */
 	bool (*cached)(struct vma_file *f, u64 pgoff);
+	/* A new mapping with *vmflags (NULL: any is fine): 0, possibly with
+	 * flags taken away (a write-sealed memfd's VM_MAYWRITE), or the errno
+	 * that refuses it. */
+	long (*mmap_check)(struct vma_file *f, unsigned *vmflags);
 	/* The last reference is gone. */
 	void (*release)(struct vma_file *f);
 };

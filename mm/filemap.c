@@ -3,24 +3,13 @@
  * space (Linux's unmap_mapping_range and i_mmap_writable): truncation
  * takes the pages past the new end out of every mapping, and a write seal
  * asks whether any shared mapping may still write. There is no reverse map:
- * both walk the VMAs of every live address space (kernel/proc.c).
+ * both walk the VMAs of the address spaces the caller gives (every live
+ * one: kernel/memfd.c asks kernel/proc.c for them).
  */
 #include "mm.h"
-#include "proc.h"
 
-/* Every live address space, into mms[]; the count. */
-static int live_mms(struct mm **mms)
+void mm_unmap_file(struct mm *const *mms, int n, struct vma_file *f, u64 from)
 {
-	int pids[NPROC];
-
-	return proc_live_mms(mms, pids, NPROC);
-}
-
-void mm_unmap_file(struct vma_file *f, u64 from)
-{
-	struct mm *mms[NPROC];
-	int n = live_mms(mms);
-
 	for (int i = 0; i < n; i++)
 		for (struct vma *v = mms[i]->vmas; v; v = v->next) {
 			u64 first = v->offset / PAGE_SIZE, pages = (v->end - v->start) / PAGE_SIZE;
@@ -33,11 +22,8 @@ void mm_unmap_file(struct vma_file *f, u64 from)
 		}
 }
 
-bool mm_file_shared_maywrite(struct vma_file *f)
+bool mm_file_shared_maywrite(struct mm *const *mms, int n, struct vma_file *f)
 {
-	struct mm *mms[NPROC];
-	int n = live_mms(mms);
-
 	for (int i = 0; i < n; i++)
 		for (struct vma *v = mms[i]->vmas; v; v = v->next)
 			if (v->file == f && (v->flags & (VM_SHARED | VM_MAYWRITE)) == (VM_SHARED | VM_MAYWRITE))

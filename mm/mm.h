@@ -124,14 +124,15 @@ u64 mm_pagemap_entry(struct mm *mm, unsigned long va);
 long mm_access(struct mm *mm, unsigned long va, void *buf, size_t n, bool write);
 
 /*
- * Truncation of file f to from pages: empty every entry, in every address
- * space, that maps page from or later of f, private copies included, so
- * the next access faults (SIGBUS beyond the end). mm/filemap.c.
+ * Truncation of file f to from pages: empty every entry, in the n address
+ * spaces mms[] (every live one), that maps page from or later of f,
+ * private copies included, so the next access faults (SIGBUS beyond the
+ * end). mm/filemap.c.
  */
-void mm_unmap_file(struct vma_file *f, u64 from);
+void mm_unmap_file(struct mm *const *mms, int n, struct vma_file *f, u64 from);
 
-/* Does any address space map f shared with VM_MAYWRITE (a write seal's EBUSY)? */
-bool mm_file_shared_maywrite(struct vma_file *f);
+/* Does any of mms[] map f shared with VM_MAYWRITE (a write seal's EBUSY)? */
+bool mm_file_shared_maywrite(struct mm *const *mms, int n, struct vma_file *f);
 
 /* Pages present (resident) in [start, end). */
 u64 mm_rss_pages(struct mm *mm, unsigned long start, unsigned long end);

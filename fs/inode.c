@@ -46,9 +46,16 @@ static struct page *inode_vma_page(struct vma_file *vf, u64 pgoff)
 	return pagecache_page(ip, pgoff, true);
 }
 
+/* Does the page cache hold the file's page at pgoff (mincore)? */
+static bool inode_vma_cached(struct vma_file *vf, u64 pgoff)
+{
+	return pagecache_page((struct inode *)vf, pgoff, false) != NULL;
+}
+
 /* What a mapping of a regular file uses (exec's segments today). */
 static const struct vma_file_ops inode_vma_ops = {
 	.page = inode_vma_page,
+	.cached = inode_vma_cached,
 	.release = inode_release,
 };
 

@@ -1,5 +1,6 @@
 /*
- * mman.h - Linux's values for mmap, mprotect, mremap and madvise, the same
+ * mman.h - Linux's values for mmap, mprotect, mremap, madvise, mlock and
+ * msync, the same
  * on arm64 and MicroBlaze (asm-generic/mman-common.h). The kernel's
  * address-space calls and their host tests share this one copy; the test
  * libc (tests/lib) has its own, as user space does.
@@ -64,5 +65,14 @@
 #define MADV_COLLAPSE		25
 #define MADV_GUARD_INSTALL	102
 #define MADV_GUARD_REMOVE	103
+
+#define MLOCK_ONFAULT		0x01	/* mlock2 */
+#define MCL_CURRENT		1	/* mlockall */
+#define MCL_FUTURE		2
+#define MCL_ONFAULT		4
+
+#define MS_ASYNC		1	/* msync */
+#define MS_INVALIDATE		2
+#define MS_SYNC			4
 
 #endif

@@ -10,11 +10,13 @@
  * MAP_SHARED maps them, MAP_PRIVATE maps them read-only and copies on
  * write (mm_fault).
  *
- * Differences from Linux's shmem, on purpose for now: shrinking a file or
- * punching a hole does not take the pages out of existing mappings (they
- * keep their reference and stay mapped; Linux unmaps them), there are no
- * file seals (F_ADD_SEALS), no MFD_HUGETLB, and a file holds at most
- * MEMFD_MAX_PAGES pages (EFBIG beyond).
+ * Shrinking a file takes the pages past the new end out of every mapping
+ * (mm_unmap_file), so an access there is SIGBUS, as on Linux; file seals
+ * (F_ADD_SEALS) restrict size changes, writes and shared writable mappings
+ * (MD-*). Differences from Linux's shmem, on purpose for now: punching a
+ * hole does not take the pages out of existing mappings (they keep their
+ * reference and stay mapped; Linux unmaps them), no MFD_HUGETLB, and a file
+ * holds at most MEMFD_MAX_PAGES pages (EFBIG beyond).
  */
 #include "syscall.h"
 #include "proc.h"
@@ -34,6 +36,17 @@
 #define MFD_EXEC		0x0010u
 #define MFD_NAME_MAX		249	/* NAME_MAX less "memfd:" */
 
+#define F_ADD_SEALS		1033	/* fcntl */
+#define F_GET_SEALS		1034
+#define F_SEAL_SEAL		0x0001
+#define F_SEAL_SHRINK		0x0002
+#define F_SEAL_GROW		0x0004
+#define F_SEAL_WRITE		0x0008
+#define F_SEAL_FUTURE_WRITE	0x0010
+#define F_SEAL_EXEC		0x0020
+#define F_ALL_SEALS		0x003f
+#define WRITE_SEALS		(F_SEAL_WRITE | F_SEAL_FUTURE_WRITE)
+
 #define FALLOC_FL_KEEP_SIZE	0x01
 #define FALLOC_FL_PUNCH_HOLE	0x02
 #define FALLOC_FL_SUPPORTED	0x7f	/* every mode bit Linux knows */
@@ -49,6 +62,7 @@ struct memfd {
 	struct page **pages;		/* page index -> page, NULL for a hole */
 	int table_order;		/* pages[] is 2^order pages; -1: none yet */
 	char name[MFD_NAME_MAX + 24];	/* "/memfd:NAME (deleted)", as Linux shows it */
+	unsigned seals;			/* F_SEAL_* (MD-*) */
 	struct memfd *prev, *next;	/* every live memfd (memfd_for_each_page) */
 };
 
@@ -142,7 +156,10 @@ static void memfd_truncate(struct memfd *m, u64 size)
 {
 	if (size < m->size) {
 		u64 first_gone = (size + PAGE_SIZE - 1) / PAGE_SIZE;
+		struct mm *mms[NPROC];
+		int pids[NPROC], n = proc_live_mms(mms, pids, NPROC);
 
+		mm_unmap_file(mms, n, &m->vf, first_gone);	/* MD-1: every mapping of those pages */
 		memfd_drop_pages(m, first_gone, (m->size + PAGE_SIZE - 1) / PAGE_SIZE);
 		if (size % PAGE_SIZE)
 			memfd_zero(m, size, PAGE_SIZE - size % PAGE_SIZE);
@@ -159,6 +176,22 @@ static struct page *memfd_vma_page(struct vma_file *f, u64 pgoff)
 	if (pgoff >= (m->size + PAGE_SIZE - 1) / PAGE_SIZE)
 		return NULL;	/* beyond the end: SIGBUS */
 	return memfd_page_alloc(m, pgoff);
+}
+
+/* MD-5: a write-sealed memfd is mapped shared only read-only, for good (no VM_MAYWRITE). */
+static long memfd_mmap_check(struct vma_file *f, unsigned *vmflags)
+{
+	if (!(to_memfd(f)->seals & WRITE_SEALS) || !(*vmflags & VM_SHARED))
+		return 0;
+	if (*vmflags & VM_WRITE)
+		return -EPERM;
+	*vmflags &= ~VM_MAYWRITE;
+	return 0;
+}
+
+static bool memfd_vma_cached(struct vma_file *f, u64 pgoff)
+{
+	return memfd_page_at(to_memfd(f), pgoff) != NULL;
 }
 
 static void memfd_release(struct vma_file *f)
@@ -187,6 +220,8 @@ void memfd_for_each_page(void (*fn)(struct page *pg, void *arg), void *arg)
 
 static const struct vma_file_ops memfd_vma_ops = {
 	.page = memfd_vma_page,
+	.cached = memfd_vma_cached,
+	.mmap_check = memfd_mmap_check,
 	.release = memfd_release,
 };
 
@@ -222,11 +257,19 @@ static long memfd_write(struct file *f, const void *buf, size_t n, u64 *off)
 
 	if (*off + n < *off || (*off + n + PAGE_SIZE - 1) / PAGE_SIZE > MEMFD_MAX_PAGES)
 		return -EFBIG;
+	if (m->seals & WRITE_SEALS)
+		return -EPERM;	/* MD-5 */
 	while (done < n) {
 		u64 pos = *off + done;
 		size_t chunk = MIN(n - done, PAGE_SIZE - pos % PAGE_SIZE);
-		struct page *pg = memfd_page_alloc(m, pos / PAGE_SIZE);
+		struct page *pg;
 
+		if ((m->seals & F_SEAL_GROW) && pos + chunk > m->size) {
+			if (!done)
+				return -EPERM;	/* MD-3: a page that would pass the end */
+			break;
+		}
+		pg = memfd_page_alloc(m, pos / PAGE_SIZE);
 		if (!pg)
 			break;
 		memcpy((u8 *)page_address(pg) + pos % PAGE_SIZE, (const u8 *)buf + done, chunk);
@@ -300,6 +343,10 @@ long sys_memfd_create(const unsigned long *a)
 	m->vf.ops = &memfd_vma_ops;
 	m->file = f;
 	m->table_order = -1;
+	/* MD-2: sealing only with MFD_ALLOW_SEALING (or MFD_NOEXEC_SEAL, which also seals exec) */
+	m->seals = (flags & (MFD_ALLOW_SEALING | MFD_NOEXEC_SEAL)) ? 0 : F_SEAL_SEAL;
+	if (flags & MFD_NOEXEC_SEAL)
+		m->seals |= F_SEAL_EXEC;
 	memcpy(m->name, "/memfd:", 7);
 	memcpy(m->name + 7, uname, (size_t)n);
 	memcpy(m->name + 7 + n, " (deleted)", 11);
@@ -309,7 +356,7 @@ long sys_memfd_create(const unsigned long *a)
 	memfds = m;
 	f->ops = &memfd_file_ops;
 	f->priv = m;
-	f->st.mode = S_IFREG | 0777;
+	f->st.mode = S_IFREG | ((flags & MFD_NOEXEC_SEAL) ? 0666 : 0777);
 	f->st.nlink = 0;	/* unlinked from the start */
 	f->st.blksize = PAGE_SIZE;
 	f->st.ino = (u64)(uintptr_t)m;
@@ -352,6 +399,8 @@ long memfd_ftruncate(unsigned long fd, s64 len)
 		return err;
 	if ((u64)len / PAGE_SIZE >= MEMFD_MAX_PAGES)
 		return -EFBIG;
+	if (((u64)len < m->size && (m->seals & F_SEAL_SHRINK)) || ((u64)len > m->size && (m->seals & F_SEAL_GROW)))
+		return -EPERM;	/* MD-3 */
 	memfd_truncate(m, (u64)len);
 	return 0;
 }
@@ -396,6 +445,10 @@ long memfd_fallocate(int fd, int mode, s64 off, s64 len)
 	if (off > INT64_MAX - len)
 		return -EFBIG;
 	end = (u64)off + (u64)len;
+	if ((mode & FALLOC_FL_PUNCH_HOLE) && (m->seals & WRITE_SEALS))
+		return -EPERM;	/* MD-5 */
+	if (!(mode & FALLOC_FL_PUNCH_HOLE) && (m->seals & F_SEAL_GROW) && end > m->size)
+		return -EPERM;	/* MD-3 */
 	if (mode & FALLOC_FL_PUNCH_HOLE) {
 		u64 first, last;
 
@@ -431,4 +484,34 @@ long sys_ftruncate(const unsigned long *a) { return memfd_ftruncate(a[0], (long)
 long sys_fallocate(const unsigned long *a)
 {
 	return memfd_fallocate(arg_int(a[0]), arg_int(a[1]), (long)a[2], (long)a[3]);
+}
+
+/*
+ * fcntl's F_ADD_SEALS and F_GET_SEALS, checked in memfd_add_seals()'s
+ * order (MD-2..MD-6); -EINVAL for a file that is not a memfd.
+ */
+long memfd_fcntl(struct file *f, unsigned cmd, unsigned arg)
+{
+	struct memfd *m;
+
+	if (f->ops != &memfd_file_ops)
+		return -EINVAL;	/* MD-2 */
+	m = f->priv;
+	if (cmd == F_GET_SEALS)
+		return m->seals;
+	if (arg & ~(unsigned)F_ALL_SEALS)
+		return -EINVAL;	/* MD-2 */
+	if (m->seals & F_SEAL_SEAL)
+		return -EPERM;	/* MD-2 */
+	if ((arg & F_SEAL_WRITE) && !(m->seals & F_SEAL_WRITE)) {
+		struct mm *mms[NPROC];
+		int pids[NPROC], n = proc_live_mms(mms, pids, NPROC);
+
+		if (mm_file_shared_maywrite(mms, n, &m->vf))
+			return -EBUSY;	/* MD-4 */
+	}
+	if ((arg & F_SEAL_EXEC) && (f->st.mode & 0111))
+		arg |= F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_FUTURE_WRITE;	/* MD-6 */
+	m->seals |= arg;
+	return 0;
 }

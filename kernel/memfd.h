@@ -21,6 +21,9 @@ struct vma_file *memfd_vma_file(struct file *f, const char **name);
 struct page;
 void memfd_for_each_page(void (*fn)(struct page *pg, void *arg), void *arg);
 
+/* fcntl(F_ADD_SEALS / F_GET_SEALS) on f: the seals, 0, or -errno (MD-*). */
+long memfd_fcntl(struct file *f, unsigned cmd, unsigned arg);
+
 /* ftruncate and fallocate with their 64-bit lengths and offsets (memfd.c). */
 long memfd_ftruncate(unsigned long fd, s64 len);
 long memfd_fallocate(int fd, int mode, s64 off, s64 len);

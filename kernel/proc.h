@@ -25,6 +25,7 @@
 #define RLIMIT_STACK	3
 #define RLIMIT_NPROC	6
 #define RLIMIT_NOFILE	7
+#define RLIMIT_MEMLOCK	8	/* not consulted: every process is root (ML-6) */
 #define RLIMIT_AS	9
 #define RLIM_INFINITY	(~0ull)
 #define KSTACK_ORDER	2	/* kernel stack: 4 pages */

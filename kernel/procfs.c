@@ -1,10 +1,12 @@
 /*
  * procfs.c - the /proc files the tests read, in Linux's formats:
- * /proc/self/maps, /proc/self/smaps, /proc/meminfo (and /proc/<pid>/...
+ * /proc/self/maps, /proc/self/smaps, /proc/self/status (memory lines),
+ * /proc/self/pagemap and /proc/self/mem, /proc/meminfo (and /proc/<pid>/...
  * for the current process's own pid).
  *
  * A file's text is generated when it is opened (a snapshot), into pages
- * owned by the open file.
+ * owned by the open file; pagemap and mem are read (and mem written) at
+ * the file offset instead, in the reader's address space.
  */
 #include "vfs.h"
 #include "fs.h"
@@ -20,6 +22,7 @@
 #include "errno.h"
 #include "page_alloc.h"
 #include <stdarg.h>
+#include <asm/memlayout.h>
 
 #define PROCFS_ORDER 4	/* snapshots up to 64 KiB */
 
@@ -84,13 +87,31 @@ static void gen_maps(struct procbuf *b, struct mm *mm, bool smaps)
 		if (v->flags & VM_HUGETLB)
 			pb_printf(b, "Private_Hugetlb: %7llu kB\n",
 				  (unsigned long long)(hugetlb_rss_bytes(mm, (struct vma *)v, v->start, v->end) >> 10));
-		pb_printf(b, "VmFlags:%s%s%s%s%s%s%s%s%s%s%s%s\n", (v->flags & VM_READ) ? " rd" : "",
+		pb_printf(b, "VmFlags:%s%s%s%s%s%s%s%s%s%s%s%s%s\n", (v->flags & VM_READ) ? " rd" : "",
 			  (v->flags & VM_WRITE) ? " wr" : "", (v->flags & VM_EXEC) ? " ex" : "",
 			  (v->flags & VM_SHARED) ? " sh" : "", (v->flags & VM_MAYREAD) ? " mr" : "",
 			  (v->flags & VM_MAYWRITE) ? " mw" : "", (v->flags & VM_MAYEXEC) ? " me" : "",
-			  (v->flags & VM_GROWSDOWN) ? " gd" : "", (v->flags & VM_DONTFORK) ? " dc" : "",
+			  (v->flags & VM_GROWSDOWN) ? " gd" : "", (v->flags & VM_LOCKED) ? " lo" : "",
+			  (v->flags & VM_DONTFORK) ? " dc" : "",
 			  (v->flags & VM_ACCOUNT) ? " ac" : "", (v->flags & VM_WIPEONFORK) ? " wf" : "", (v->flags & VM_SEALED) ? " sl" : "");
 	}
+}
+
+/*
+ * /proc/PID/status, the memory lines only for now (kB, as Linux): VmSize
+ * (all VMAs), VmLck (VM_LOCKED ones, ML-15), VmRSS (pages present, hugetlb
+ * pages not counted, as Linux's HugetlbPages are apart).
+ */
+static void gen_status(struct procbuf *b, struct mm *mm)
+{
+	u64 rss = 0;
+
+	for (const struct vma *v = mm->vmas; v; v = v->next)
+		if (!(v->flags & VM_HUGETLB))
+			rss += mm_rss_pages(mm, v->start, v->end);
+	pb_printf(b, "VmSize:\t%8lu kB\n", mm->total_vm * (PAGE_SIZE / 1024));
+	pb_printf(b, "VmLck:\t%8lu kB\n", mm->locked_vm * (PAGE_SIZE / 1024));
+	pb_printf(b, "VmRSS:\t%8llu kB\n", (unsigned long long)(rss * (PAGE_SIZE / 1024)));
 }
 
 /*
@@ -236,6 +257,87 @@ static const char *self_path(const char *path, int pid)
 	return n == pid && *p == '/' ? p + 1 : NULL;
 }
 
+/* ---- /proc/PID/pagemap and /proc/PID/mem: read at the file offset, no snapshot ---- */
+
+#define O_WRONLY_ 1	/* open()'s access modes, kept in f->order */
+
+/*
+ * pagemap: 8 bytes per page, the entry of page (offset / 8) of the
+ * reader's own address space (PM-*); the file offset and the count must
+ * be multiples of 8 (PM-5); past the end of user space it reads as EOF.
+ */
+static long pagemap_read(struct file *f, void *buf, size_t n, u64 *off)
+{
+	struct mm *mm = current_proc()->mm;
+	size_t i;
+
+	(void)f;
+	if (*off % 8 || n % 8)
+		return -EINVAL;	/* PM-5 */
+	for (i = 0; i < n / 8 && *off / 8 + i < USER_VA_END / PAGE_SIZE; i++) {
+		u64 e = mm_pagemap_entry(mm, (unsigned long)((*off / 8 + i) * PAGE_SIZE));
+
+		memcpy((u8 *)buf + i * 8, &e, 8);
+	}
+	*off += i * 8;
+	return (long)(i * 8);
+}
+
+/* mem: the reader's address space at the file offset (PM-10..PM-12). */
+static long procmem_rw(struct file *f, void *buf, size_t n, u64 *off, bool write)
+{
+	long r;
+
+	if (write ? f->order == O_RDONLY : f->order == O_WRONLY_)
+		return -EBADF;	/* a write to a read-only fd, a read from a write-only one */
+	if (*off >= USER_VA_END)
+		return -EIO;	/* PM-12 */
+	r = mm_access(current_proc()->mm, (unsigned long)*off, buf, MIN(n, USER_VA_END - *off), write);
+	if (r > 0)
+		*off += (u64)r;
+	return r;
+}
+
+static long procmem_read(struct file *f, void *buf, size_t n, u64 *off)
+{
+	return procmem_rw(f, buf, n, off, false);
+}
+
+static long procmem_write(struct file *f, const void *buf, size_t n, u64 *off)
+{
+	return procmem_rw(f, (void *)buf, n, off, true);
+}
+
+static long pagemap_write(struct file *f, const void *buf, size_t n, u64 *off)
+{
+	(void)f; (void)buf; (void)n; (void)off;
+	return -EBADF;
+}
+
+static const struct file_ops pagemap_ops = { .read = pagemap_read, .write = pagemap_write };
+static const struct file_ops procmem_ops = { .read = procmem_read, .write = procmem_write };
+
+long procfs_open_special(const char *path, int flags, struct file **out)
+{
+	const char *rest = self_path(path, current_proc()->pid);
+	bool mem = rest && strcmp(rest, "mem") == 0;
+	struct file *f;
+
+	if (!mem && !(rest && strcmp(rest, "pagemap") == 0))
+		return 1;
+	if (!mem && (flags & 3) != 0)
+		return -EACCES;	/* pagemap is read-only */
+	f = file_alloc();
+	if (!f)
+		return -ENFILE;
+	f->ops = mem ? &procmem_ops : &pagemap_ops;
+	f->order = (unsigned)(flags & 3);
+	f->st.mode = S_IFREG | (mem ? 0600 : 0400);
+	f->st.nlink = 1;
+	*out = f;
+	return 0;
+}
+
 long procfs_generate(const char *path, struct file *f)
 {
 	struct proc *me = current_proc();
@@ -270,6 +372,8 @@ long procfs_generate(const char *path, struct file *f)
 		gen_maps(&b, me->mm, false);
 	else if (rest && strcmp(rest, "smaps") == 0)
 		gen_maps(&b, me->mm, true);
+	else if (rest && strcmp(rest, "status") == 0)
+		gen_status(&b, me->mm);
 	else {
 		free_pages(pg, PROCFS_ORDER);
 		return -ENOENT;

@@ -3,6 +3,7 @@
  * and friends (the file system's own calls are in fs/sys_fs.c).
  */
 #include "syscall.h"
+#include "memfd.h"
 #include "proc.h"
 #include "vfs.h"
 #include "uaccess.h"
@@ -310,6 +311,9 @@ long sys_fcntl(const unsigned long *a)
 		if (f->inode)
 			return f->flags;
 		return f->data ? 0 : 2;	/* O_RDONLY /proc files, O_RDWR console */
+	case 1033:	/* F_ADD_SEALS */
+	case 1034:	/* F_GET_SEALS */
+		return memfd_fcntl(f, cmd, from);
 	default:
 		return -EINVAL;
 	}

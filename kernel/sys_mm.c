@@ -1,6 +1,7 @@
 /*
  * sys_mm.c - the address-space system calls: mmap, munmap, mremap,
- * mprotect, madvise, brk and mseal. This file only decodes the arguments
+ * mprotect, madvise, brk, mseal, mlock, mlock2, munlock, mlockall,
+ * munlockall, mincore and msync. This file only decodes the arguments
  * with the types of Linux 6.12's SYSCALL_DEFINEs (madvise's advice is an
  * int, mmap's fd an unsigned int; everything else an unsigned long or
  * size_t, every bit of which counts) and turns a file descriptor into what
@@ -109,4 +110,40 @@ long sys_mseal(const unsigned long *a)
 long sys_madvise(const unsigned long *a)
 {
 	return mm_madvise(cur_mm(), a[0], a[1], (int)a[2]);	/* AT-1: advice is an int */
+}
+
+long sys_mlock(const unsigned long *a)
+{
+	return mm_mlock(cur_mm(), a[0], a[1], 0);
+}
+
+long sys_mlock2(const unsigned long *a)
+{
+	return mm_mlock(cur_mm(), a[0], a[1], (unsigned)a[2]);	/* flags is an int */
+}
+
+long sys_munlock(const unsigned long *a)
+{
+	return mm_munlock(cur_mm(), a[0], a[1]);
+}
+
+long sys_mlockall(const unsigned long *a)
+{
+	return mm_mlockall(cur_mm(), (unsigned)a[0]);	/* flags is an int */
+}
+
+long sys_munlockall(const unsigned long *a)
+{
+	(void)a;
+	return mm_munlockall(cur_mm());
+}
+
+long sys_mincore(const unsigned long *a)
+{
+	return mm_mincore(cur_mm(), a[0], a[1], (void *)a[2]);
+}
+
+long sys_msync(const unsigned long *a)
+{
+	return mm_msync(cur_mm(), a[0], a[1], (int)a[2]);	/* flags is an int */
 }

@@ -32,7 +32,7 @@ static void log_unknown(unsigned long nr)
 static const syscall_fn mm_changing[] = {
 	sys_mmap, sys_munmap, sys_mremap, sys_mprotect, sys_madvise, sys_mseal, sys_brk,
 	sys_pkey_mprotect, sys_execve, sys_memfd_create, sys_ftruncate, sys_fallocate, sys_close,
-	sys_dup3,
+	sys_dup3, sys_mlock, sys_mlock2, sys_munlock, sys_mlockall, sys_munlockall,
 };
 
 static bool changes_mm(syscall_fn fn)

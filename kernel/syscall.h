@@ -50,7 +50,8 @@ long syscall_dispatch(unsigned long nr, const unsigned long *a);
 	X(clock_gettime) X(gettimeofday) X(getrandom) X(getuid) X(geteuid) X(getgid)  \
 	X(getegid) X(kill) X(tgkill) X(tkill) X(rt_sigaction) X(rt_sigprocmask)       \
 	X(rt_sigreturn) X(rt_sigpending) X(rt_sigsuspend) X(sigaltstack) X(brk) X(mmap) X(munmap) X(mprotect)           \
-	X(madvise) X(mremap) X(mseal) X(reboot) X(mount) X(sysinfo)                   \
+	X(madvise) X(mremap) X(mseal) X(mlock) X(mlock2) X(munlock) X(mlockall)    \
+	X(munlockall) X(mincore) X(msync) X(reboot) X(mount) X(sysinfo)                   \
 	X(memfd_create) X(ftruncate) X(fallocate) X(pkey_alloc) X(pkey_free)           \
 	X(pkey_mprotect) X(getrlimit) X(setrlimit) X(clock_gettime64)                  \
 	X(clock_nanosleep_time64) X(llseek)

@@ -147,6 +147,8 @@ long procfs_open(const char *path, int flags, struct file **out)
 	struct file *f;
 	long err;
 
+	if ((err = procfs_open_special(path, flags, out)) != 1)
+		return err;	/* pagemap, mem */
 	if ((flags & O_ACCMODE) != O_RDONLY && !sysctl)
 		return -EACCES;
 	f = file_alloc();

@@ -89,6 +89,8 @@ long procfs_write_vm_sysctl(struct file *f, const void *buf, size_t n, u64 *off)
 
 long procfs_write_fail_alloc(struct file *f, const void *buf, size_t n, u64 *off);
 
+/* Open /proc/self/pagemap or /proc/self/mem (0 or -errno), or return 1 for another path. */
+long procfs_open_special(const char *path, int flags, struct file **out);
 /* Build the text of a /proc file for the current process, or return -ENOENT. */
 long procfs_generate(const char *path, struct file *f);
 

@@ -93,6 +93,9 @@ static long advise_vma(struct mm *mm, struct vma *v, unsigned long s, unsigned l
 	if ((v->flags & VM_SEALED) && advice_discards(adv) && !(v->flags & VM_WRITE) &&
 	    !(v->flags & VM_SHARED) && !v->name)
 		return -EPERM;	/* MS-26: discarding sealed read-only anonymous memory */
+	if ((v->flags & VM_LOCKED) && (adv == MADV_DONTNEED || adv == MADV_FREE || adv == MADV_REMOVE ||
+				       adv == MADV_GUARD_INSTALL))
+		return -EINVAL;	/* ML-20: locked memory is not discarded (DONTNEED_LOCKED is) */
 	if (v->flags & VM_HUGETLB) {
 		long r = advise_hugetlb(mm, v, s, e, adv);
 

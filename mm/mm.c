@@ -461,15 +461,20 @@ struct mm *mm_copy(struct mm *src)
 	dst->pkeys_freed = src->pkeys_freed;	/* kernel/pkeys.c */
 	for (struct vma *v = src->vmas; v; v = v->next) {
 		struct copy_ctx cc = { dst, v, 0 };
+		struct vma *nv;
 
 		if (v->flags & VM_DONTFORK)
 			continue;
-		/* A child does not inherit hugetlb reservations (as on Linux). */
-		if (!vma_insert(dst, v->start, v->end, v->flags & ~VM_HUGE_RESV, v->name, v->offset)) {
+		/* A child does not inherit hugetlb reservations or memory locks
+		 * (ML-14), as on Linux. */
+		if (!(nv = vma_insert(dst, v->start, v->end, v->flags & ~(VM_HUGE_RESV | VM_LOCKED_MASK), v->name,
+				      v->offset))) {
 			mm_put(dst);
 			return NULL;
 		}
-		vma_find(dst, v->start)->file = vma_file_get(v->file);	/* memfd support */
+		nv->file = vma_file_get(v->file);	/* memfd support */
+		if ((v->flags & VM_LOCKED) || (v->prev && (v->prev->flags & VM_LOCKED)))
+			vma_merge_neighbours(dst, nv);	/* ML-14: ours merges what unlocking made alike */
 		if ((v->flags & VM_SHARED) && !v->file && !(v->flags & VM_HUGETLB) && !fill_shared(src, v, v->start, v->end)) {
 			mm_put(dst);
 			return NULL;
@@ -711,6 +716,96 @@ int mm_write(struct mm *mm, unsigned long va, const void *src, size_t len)
 		len -= n;
 	}
 	return 0;
+}
+
+/* ---- /proc/PID/pagemap and /proc/PID/mem ---- */
+
+/* Linux's pagemap bits (Documentation/admin-guide/mm/pagemap.rst). */
+#define PM_PRESENT	(1ull << 63)
+#define PM_FILE		(1ull << 61)
+#define PM_EXCLUSIVE	(1ull << 56)
+#define PM_PFN_MASK	((1ull << 55) - 1)
+
+u64 mm_pagemap_entry(struct mm *mm, unsigned long va)
+{
+	struct vma *v = vma_find(mm, va);
+	struct pt_cursor c;
+	phys_addr_t pa;
+	struct page *pg;
+	u64 e = PM_PRESENT;
+	int maps;
+
+	if (!v)
+		return 0;
+	pt_walk(&mm->pt, va, PT_LAST_LEVEL, false, &c);	/* never splits: a huge leaf stays */
+	if (arch_pte_valid(c.val) && !arch_pte_is_table(c.val, c.level))
+		pa = arch_pte_pa(c.val);
+	else if (!arch_pte_is_table(c.val, c.level) && arch_pte_swp_kind(c.val) == ARCH_SWP_PROTNONE)
+		pa = arch_pte_swp_pa(c.val);
+	else
+		return 0;	/* PM-2: not present (nothing, a guard marker, no table) */
+	pg = phys_to_page(pa);	/* a huge leaf: its first page holds the count */
+	pa += va & (pt_level_size(c.level) - 1) & ~(u64)(PAGE_SIZE - 1);
+	if ((v->flags & VM_SHARED) || v->file)
+		e |= PM_FILE;	/* PM-3: page cache or shared memory, not private anonymous */
+	maps = page_count(pg) - (v->file ? 1 : 0);	/* the file's own reference is not a mapping */
+	if (maps == 1)
+		e |= PM_EXCLUSIVE;	/* PM-4 */
+	return e | ((pa >> PAGE_SHIFT) & PM_PFN_MASK);	/* PM-1 */
+}
+
+/*
+ * The page /proc/PID/mem reads or writes at va, as Linux's FOLL_FORCE
+ * access: faulted in first; for a write to a private mapping a page shared
+ * with anyone (a fork child, the file) is copied first, so the write
+ * breaks copy-on-write even where the VMA is read-only (PM-11). NULL where
+ * Linux gives EIO (PM-12).
+ */
+static struct page *force_page(struct mm *mm, unsigned long va, bool write)
+{
+	struct vma *v = vma_find(mm, va);
+	struct pt_cursor c;
+	struct page *pg;
+
+	if (!v || !(v->flags & VM_ACCESS) || (v->flags & VM_HUGETLB))
+		return NULL;	/* ours: PROT_NONE and hugetlb memory are refused (PM-12) */
+	if (write && !(v->flags & VM_WRITE) && (v->flags & VM_SHARED))
+		return NULL;	/* PM-12: a shared mapping is written only where it is writable */
+	if (!entry_at(mm, va, false, &c) || !entry_page(c.val)) {
+		if (mm_fault(mm, va, FAULT_READ) || !entry_at(mm, va, false, &c))
+			return NULL;
+	}
+	pg = entry_page(c.val);
+	if (!pg)
+		return NULL;	/* a guard marker */
+	if (write && !(v->flags & VM_SHARED) && page_count(pg) > 1) {
+		if (cow_copy(mm, v, &c, pg))
+			return NULL;
+		pg = entry_page(c.val);
+	}
+	return pg;
+}
+
+long mm_access(struct mm *mm, unsigned long va, void *buf, size_t n, bool write)
+{
+	size_t done = 0;
+
+	while (done < n) {
+		unsigned long off = (va + done) & (PAGE_SIZE - 1);
+		size_t k = MIN(n - done, PAGE_SIZE - off);
+		struct page *pg = force_page(mm, va + done - off, write);
+		u8 *p;
+
+		if (!pg)
+			break;
+		p = (u8 *)page_address(pg) + off;
+		if (write)
+			memcpy(p, (u8 *)buf + done, k);
+		else
+			memcpy((u8 *)buf + done, p, k);
+		done += k;
+	}
+	return done ? (long)done : -EIO;
 }
 
 static void count_entry(struct mm *mm, struct pt_cursor *c, void *arg)

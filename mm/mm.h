@@ -108,6 +108,32 @@ phys_addr_t mm_lookup(struct mm *mm, unsigned long addr);
  */
 int mm_write(struct mm *mm, unsigned long va, const void *src, size_t len);
 
+/*
+ * The /proc/PID/pagemap entry of the page at va, in Linux's format (PM-*):
+ * bit 63 present, 61 file or shared memory, 56 mapped once, bits 0-54 the
+ * PFN; 0 when nothing is there.
+ */
+u64 mm_pagemap_entry(struct mm *mm, unsigned long va);
+
+/*
+ * /proc/PID/mem: copy n bytes between buf and mm at va as Linux's
+ * FOLL_FORCE access does (a write to read-only private memory breaks
+ * copy-on-write). Bytes done, stopping at the first page that cannot be
+ * reached; -EIO if that is the first.
+ */
+long mm_access(struct mm *mm, unsigned long va, void *buf, size_t n, bool write);
+
+/*
+ * Truncation of file f to from pages: empty every entry, in the n address
+ * spaces mms[] (every live one), that maps page from or later of f,
+ * private copies included, so the next access faults (SIGBUS beyond the
+ * end). mm/filemap.c.
+ */
+void mm_unmap_file(struct mm *const *mms, int n, struct vma_file *f, u64 from);
+
+/* Does any of mms[] map f shared with VM_MAYWRITE (a write seal's EBUSY)? */
+bool mm_file_shared_maywrite(struct mm *const *mms, int n, struct vma_file *f);
+
 /* Pages present (resident) in [start, end). */
 u64 mm_rss_pages(struct mm *mm, unsigned long start, unsigned long end);
 

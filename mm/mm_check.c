@@ -325,10 +325,14 @@ static void walk_table(struct check *k, phys_addr_t pa, int level, unsigned long
 
 /* ---- the VMA set ---- */
 
-/* struct mm's page counts against its VMAs; adds the charged pages to k->committed. */
+/*
+ * struct mm's page counts against its VMAs (locked_vm too, ML-*); adds the
+ * charged pages to k->committed. Lock flags only where Linux sets them:
+ * VM_LOCKONFAULT only with VM_LOCKED, never on hugetlb (ML-7).
+ */
 static void check_vm_counts(struct check *k)
 {
-	unsigned long total = 0, data = 0, commit = 0;
+	unsigned long total = 0, data = 0, commit = 0, locked = 0;
 
 	for (const struct vma *v = k->mm->vmas; v; v = v->next) {
 		unsigned long n = (v->end - v->start) >> PAGE_SHIFT;
@@ -336,11 +340,18 @@ static void check_vm_counts(struct check *k)
 		total += n;
 		data += vm_is_data(v->flags) ? n : 0;
 		commit += (v->flags & VM_ACCOUNT) ? n : 0;
+		locked += (v->flags & VM_LOCKED) ? n : 0;
+		if ((v->flags & VM_LOCKED_MASK) == VM_LOCKONFAULT ||
+		    ((v->flags & VM_LOCKED) && (v->flags & VM_HUGETLB)))
+			fail(k, "VMA [0x%lx, 0x%lx): lock flags 0x%x Linux never sets", v->start, v->end, v->flags);
 	}
 	k->committed += commit;
-	if (total != k->mm->total_vm || data != k->mm->data_vm || commit != k->mm->commit_vm)
-		fail(k, "VMA page counts: total_vm %lu data_vm %lu commit_vm %lu, the VMAs hold %lu %lu %lu",
-		     k->mm->total_vm, k->mm->data_vm, k->mm->commit_vm, total, data, commit);
+	if (total != k->mm->total_vm || data != k->mm->data_vm || commit != k->mm->commit_vm ||
+	    locked != k->mm->locked_vm)
+		fail(k, "VMA page counts: total_vm %lu data_vm %lu commit_vm %lu locked_vm %lu, the VMAs hold %lu %lu %lu %lu",
+		     k->mm->total_vm, k->mm->data_vm, k->mm->commit_vm, k->mm->locked_vm, total, data, commit, locked);
+	if (k->mm->def_flags & ~VM_LOCKED_MASK || (k->mm->def_flags & VM_LOCKED_MASK) == VM_LOCKONFAULT)
+		fail(k, "def_flags 0x%x: only VM_LOCKED, or VM_LOCKED | VM_LOCKONFAULT", k->mm->def_flags);
 }
 
 /* Tree, list, alignment, and merging; page counts; reservations of hugetlb VMAs. */

@@ -1,7 +1,8 @@
 /*
  * mm_ops.h - the address-space operations behind mmap, munmap, brk,
- * mremap, mprotect, madvise and mseal, one file each in mm/ (mmap.c holds
- * mmap, munmap and brk). They follow Linux 6.12: the order of argument
+ * mremap, mprotect, madvise, mseal, mlock, mincore and msync, one file
+ * each in mm/ (mmap.c holds mmap, munmap and brk; mlock.c all the lock
+ * calls). They follow Linux 6.12: the order of argument
  * checks, the errno values and what is (or is not) atomic (rule numbers in
  * comments refer to the project's reference tables). kernel/sys_mm.c only
  * decodes the system-call arguments and calls these; only mm/ touches the
@@ -63,6 +64,29 @@ long mm_madvise(struct mm *mm, unsigned long start, unsigned long len, int advic
 
 /* mseal: 0 or a negative errno; nothing is sealed unless the whole range is mapped. */
 long mm_mseal(struct mm *mm, unsigned long start, unsigned long len, unsigned long flags);
+
+/*
+ * mlock2 (mlock is flags 0) and munlock of the pages [start, len) touches:
+ * 0, -EINVAL, -ENOMEM (a hole: VMAs before it keep their change; or
+ * locked PROT_NONE memory, which cannot be populated) or -EAGAIN (locked,
+ * but populating ran out of memory). mm/mlock.c.
+ */
+long mm_mlock(struct mm *mm, unsigned long start, unsigned long len, unsigned long flags);
+long mm_munlock(struct mm *mm, unsigned long start, unsigned long len);
+
+/* mlockall (MCL_* flags; 0 or -EINVAL) and munlockall (always 0). */
+long mm_mlockall(struct mm *mm, unsigned long flags);
+long mm_munlockall(struct mm *mm);
+
+/*
+ * mincore: the residency of the pages from start, one byte each (bit 0
+ * set: resident), copied to the user vector vec. 0 or a negative errno
+ * (mm/mincore.c).
+ */
+long mm_mincore(struct mm *mm, unsigned long start, unsigned long len, void *vec);
+
+/* msync: 0 or a negative errno; nothing here has to be written back (mm/msync.c). */
+long mm_msync(struct mm *mm, unsigned long start, unsigned long len, int flags);
 
 /* ---- helpers the operations share (mm/mmap.c) ---- */
 

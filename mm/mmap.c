@@ -287,14 +287,19 @@ long mm_mmap(struct mm *mm, unsigned long addr, unsigned long len, unsigned long
 	if (err)
 		return err;
 	vmflags |= mm_prot_to_vm(prot) | VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC;
-	if (flags & MAP_HUGETLB)
+	if (flags & MAP_HUGETLB)	/* ML-7: hugetlb memory is never VM_LOCKED */
 		return mmap_hugetlb(mm, addr, len, flags, vmflags & ~(VM_GROWSDOWN | VM_NORESERVE),
 				    prot & PROT_WRITE);
+	vmflags |= mm->def_flags;	/* ML-11: mlockall(MCL_FUTURE) */
+	if (flags & MAP_LOCKED)
+		vmflags |= VM_LOCKED;	/* ML-9 */
 	if (len > TASK_SIZE - USER_MMAP_MIN)
 		return -ENOMEM;
 	err = mmap_place(mm, &addr, len, flags, PAGE_SIZE);
 	if (err)
 		return err;
+	if (file && file->ops->mmap_check && (err = file->ops->mmap_check(file, &vmflags)))
+		return err;	/* MD-5: a write-sealed memfd */
 	vmflags |= vm_account_flag(vmflags, file != NULL);
 	err = mmap_limits(mm, addr, len, flags, vmflags);
 	if (err)
@@ -306,8 +311,10 @@ long mm_mmap(struct mm *mm, unsigned long addr, unsigned long len, unsigned long
 		return err;
 	v->file = vma_file_get(file);	/* memfd support */
 	vma_merge_neighbours(mm, v);
-	if ((flags & MAP_LOCKED) || ((flags & MAP_POPULATE) && !(flags & MAP_NONBLOCK)))
-		mm_populate(mm, addr, addr + len, prot & PROT_WRITE);	/* MM-14: failures ignored */
+	/* MM-14: failures ignored; ML-9: a VM_LOCKONFAULT mapping is not populated */
+	if (((vmflags & VM_LOCKED) || ((flags & MAP_POPULATE) && !(flags & MAP_NONBLOCK))) &&
+	    !(vmflags & VM_LOCKONFAULT))
+		mm_populate(mm, addr, addr + len, prot & PROT_WRITE);
 	return (long)addr;
 }
 
@@ -346,10 +353,12 @@ unsigned long mm_brk(struct mm *mm, unsigned long want, u64 data_limit)
 	if (!mm_may_expand(mm, HEAP_FLAGS, (new_end - old_end) >> PAGE_SHIFT) ||
 	    (u64)mm->nvmas > sysctl_max_map_count || vm_enough_memory(mm, (new_end - old_end) >> PAGE_SHIFT))
 		return mm->brk;	/* OC-2, OC-20, OC-21 */
-	heap = vma_insert(mm, old_end, new_end, HEAP_FLAGS, NULL, 0);
+	heap = vma_insert(mm, old_end, new_end, HEAP_FLAGS | mm->def_flags, NULL, 0);	/* ML-11 */
 	if (!heap)
 		return mm->brk;
 	vma_merge_neighbours(mm, heap);
 	mm->brk = want;
+	if ((mm->def_flags & VM_LOCKED) && !(mm->def_flags & VM_LOCKONFAULT))
+		mm_populate(mm, old_end, new_end, true);	/* ML-11: the new heap is locked, so populated */
 	return want;
 }

@@ -98,6 +98,7 @@ static long mremap_move(struct mm *mm, struct vma *v, unsigned long old, unsigne
 		vma_remove(mm, v);
 		return (long)to;
 	}
+	vma_set_flags(mm, v, v->flags & ~VM_LOCKED_MASK);	/* ML-17: the old range is no longer locked */
 	vma_merge_neighbours(mm, v);
 	return (long)to;
 }
@@ -263,15 +264,11 @@ static long mremap_grow_in_place(struct mm *mm, struct vma *v, unsigned long old
 	return (long)old;
 }
 
-long mm_mremap(struct mm *mm, unsigned long old, unsigned long old_len, unsigned long new_len,
-	       unsigned long flags, unsigned long new_addr)
+static long mremap_do(struct mm *mm, struct vma *v, unsigned long old, unsigned long old_len,
+		      unsigned long new_len, unsigned long flags, unsigned long new_addr)
 {
-	struct vma *v;
 	long err;
 
-	err = mremap_check(mm, old, &old_len, &new_len, flags, new_addr, &v);
-	if (err)
-		return err;
 	if (v->flags & VM_HUGETLB)	/* MR-7 */
 		return mremap_hugetlb(mm, v, old, old_len, new_len, flags, new_addr);
 	if (flags & (MREMAP_FIXED | MREMAP_DONTUNMAP))
@@ -296,4 +293,22 @@ long mm_mremap(struct mm *mm, unsigned long old, unsigned long old_len, unsigned
 	if (!new_addr)
 		return -ENOMEM;
 	return mremap_move(mm, v, old, old_len, new_addr, new_len, false);
+}
+
+long mm_mremap(struct mm *mm, unsigned long old, unsigned long old_len, unsigned long new_len,
+	       unsigned long flags, unsigned long new_addr)
+{
+	struct vma *v;
+	bool populate, write;
+	long r;
+
+	r = mremap_check(mm, old, &old_len, &new_len, flags, new_addr, &v);
+	if (r)
+		return r;
+	populate = (v->flags & VM_LOCKED_MASK) == VM_LOCKED && new_len > old_len;
+	write = (v->flags & (VM_WRITE | VM_SHARED)) == VM_WRITE;	/* v may be gone after the move */
+	r = mremap_do(mm, v, old, old_len, new_len, flags, new_addr);
+	if (populate && (unsigned long)r < -4095UL)	/* ML-17: a locked mapping's growth is populated */
+		mm_populate(mm, (unsigned long)r + old_len, (unsigned long)r + new_len, write);
+	return r;
 }

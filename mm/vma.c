@@ -306,6 +306,8 @@ static void vm_stat(struct mm *mm, unsigned flags, long pages)
 	mm->total_vm += pages;
 	if (vm_is_data(flags))
 		mm->data_vm += pages;
+	if (flags & VM_LOCKED)
+		mm->locked_vm += pages;
 	if (flags & VM_ACCOUNT) {
 		mm->commit_vm += pages;
 		vm_committed_pages += pages;

@@ -44,6 +44,9 @@
 #define VM_STACK	0x0200u	/* the main stack ("[stack]") */
 #define VM_HEAP		0x0400u	/* the brk area ("[heap]") */
 #define VM_ACCOUNT	0x0800u	/* its pages are charged to the commit count (mm/commit.h) */
+#define VM_LOCKED	0x1000u	/* mlock(): counted in mm->locked_vm, populated when locked (mm/mlock.c) */
+#define VM_LOCKONFAULT	0x2000u	/* with VM_LOCKED: pages are locked as they fault in, not populated */
+#define VM_LOCKED_MASK	(VM_LOCKED | VM_LOCKONFAULT)
 #define VM_HUGETLB	0x00400000u	/* MAP_HUGETLB: never merged with a neighbour */
 #define VM_ACCESS	(VM_READ | VM_WRITE | VM_EXEC)
 
@@ -67,6 +70,13 @@ struct vma_file_ops {
 	 * owned by the file: the caller takes its own reference. NULL beyond
 	 * the end of the file or when out of memory. */
 	struct page *(*page)(struct vma_file *f, u64 pgoff);
+	/* Does the file hold the page at pgoff now (mincore's page-cache
+	 * question)? Never allocates. */
+	bool (*cached)(struct vma_file *f, u64 pgoff);
+	/* A new mapping with *vmflags (NULL: any is fine): 0, possibly with
+	 * flags taken away (a write-sealed memfd's VM_MAYWRITE), or the errno
+	 * that refuses it. */
+	long (*mmap_check)(struct vma_file *f, unsigned *vmflags);
 	/* The last reference is gone. */
 	void (*release)(struct vma_file *f);
 };
@@ -120,8 +130,12 @@ struct mm {
 	/* Pages in VMAs, kept by vma.c (vma_insert*, vma_remove, vma_adjust,
 	 * vma_set_flags): all of them (RLIMIT_AS), the data ones (private,
 	 * writable, not a stack: RLIMIT_DATA) and the VM_ACCOUNT ones
-	 * (part of vm_committed_pages). */
-	unsigned long total_vm, data_vm, commit_vm;
+	 * (part of vm_committed_pages); locked_vm: pages of VM_LOCKED VMAs
+	 * (VmLck in /proc/PID/status). */
+	unsigned long total_vm, data_vm, commit_vm, locked_vm;
+	/* VM_LOCKED / VM_LOCKONFAULT after mlockall(MCL_FUTURE): added to
+	 * every mapping made from now on (mmap, brk). Not kept by fork. */
+	unsigned def_flags;
 	/* The calling process's RLIMIT_AS and RLIMIT_DATA (soft, and DATA's
 	 * hard) in bytes, ~0 for none: kernel/sys_mm.c copies them in before
 	 * each operation; mm_create() sets none. */

@@ -40,8 +40,7 @@
  *   from=N  / fuzz_from=N      with log=0: every call line from call N on
  *   check=N / fuzz_check=N     a digest every N calls (default 100)
  *   dump=N  / fuzz_dump=N      the VMA pieces every N calls (default 1000; 0 never)
- *   mlock=0|1 / fuzz_mlock=    also mlock/munlock/MAP_LOCKED (default 0:
- *                              our kernel has no mlock)
+ *   mlock=0|1 / fuzz_mlock=    also mlock/munlock/mlock2/MAP_LOCKED (default 1)
  *   selfdiscard=0|1            also aim discarding calls at the fuzzer's own
  *                              text and data (default 0: see README.md)
  *   guard=0|1 / fuzz_guard=    MADV_GUARD_INSTALL/REMOVE among the advices
@@ -149,7 +148,7 @@ static struct {
 	unsigned long seed, calls, check, dump, from;
 	int log, mlock, selfdiscard, freefix, guard, pre, tap, oldlen0, hugetlb;
 	const char *seeds;
-} opt = { 1, 1000, 100, 1000, ~0UL, 1, 0, 0, 1, 1, 0, 1, 1, 1, NULL };
+} opt = { 1, 1000, 100, 1000, ~0UL, 1, 1, 0, 1, 1, 0, 1, 1, 1, NULL };
 
 /* ---- PRNG (splitmix64): the same stream on every kernel --------------------- */
 

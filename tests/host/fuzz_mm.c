@@ -9,7 +9,7 @@
  * and lengths (unaligned, zero, wrapping, kernel addresses), with fork,
  * the child's exit, running calls in the child, and an allocation failure
  * injected into the next call. After every operation:
- *   - vma_check() of every live mm;
+ *   - vma_check() of every live mm, and its locked_vm count;
  *   - mm_oracle_pt_check(): every entry inside a VMA with compatible
  *     permissions, each page's count equal to its mappings;
  *   - the TLB model: every mapped page accessed, then no stale or
@@ -49,6 +49,16 @@ static void fail(const char *what, const char *why)
 	abort();
 }
 
+/* mm->locked_vm is the number of pages in VM_LOCKED VMAs (ML-15). */
+static bool locked_ok(const struct mm *m)
+{
+	unsigned long n = 0;
+
+	for (const struct vma *v = m->vmas; v; v = v->next)
+		n += (v->flags & VM_LOCKED) ? (v->end - v->start) / P : 0;
+	return n == m->locked_vm;
+}
+
 /* The oracles, after each operation. */
 static void check(const char *what)
 {
@@ -59,6 +69,8 @@ static void check(const char *what)
 	nops++;
 	if (!vma_check(mm) || (child && !vma_check(child)))
 		fail(what, "vma_check failed");
+	if (!locked_ok(mm) || (child && !locked_ok(child)))
+		fail(what, "locked_vm differs from the pages of VM_LOCKED VMAs");
 	problem = mm_oracle_pt_check(mms, child ? 2 : 1);
 	if (problem)
 		fail(what, problem);
@@ -267,6 +279,22 @@ static void decode_op(const uint8_t *o)
 		env_fail_after(-1);
 		return;
 	}
+	case 14:	/* the lock calls, msync and (into a host buffer) mincore */
+		switch (d & 7) {
+		case 0: call(sys_mlock, "mlock", addr_of(a), len_of(b), 0, 0, 0); break;
+		case 1: call(sys_mlock2, "mlock2", addr_of(a), len_of(b), c & 3, 0, 0); break;
+		case 2: call(sys_munlock, "munlock", addr_of(a), len_of(b), 0, 0, 0); break;
+		case 3: call(sys_mlockall, "mlockall", c & 7, 0, 0, 0, 0); break;
+		case 4: call(sys_munlockall, "munlockall", 0, 0, 0, 0, 0); break;
+		case 5: call(sys_msync, "msync", addr_of(a), len_of(b), c & 7, 0, 0); break;
+		default: {
+			static unsigned char vec[64];
+
+			call(sys_mincore, "mincore", addr_of(a), MIN(len_of(b), sizeof(vec) * P),
+			     (unsigned long)vec, 0, 0);
+		}
+		}
+		break;
 	default: do_fault(a, (b & 1) ? FAULT_WRITE : FAULT_READ); break;
 	}
 }

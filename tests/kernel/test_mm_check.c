@@ -180,6 +180,15 @@ static void counts(void)
 	mms[1]->data_vm++;
 	expect_fires("a data page count one too high", "VMA page counts: total_vm");
 	mms[1]->data_vm--;
+	mms[1]->locked_vm++;
+	expect_fires("a locked page count one too high", "locked_vm 1, the VMAs hold");
+	mms[1]->locked_vm--;
+	mms[1]->vmas->flags |= VM_LOCKONFAULT;
+	expect_fires("VM_LOCKONFAULT without VM_LOCKED", "lock flags");
+	mms[1]->vmas->flags &= ~VM_LOCKONFAULT;
+	mms[1]->def_flags = VM_LOCKONFAULT;
+	expect_fires("mlockall's future flags without VM_LOCKED", "def_flags");
+	mms[1]->def_flags = 0;
 	vm_committed_pages--;
 	expect_fires("a commit count one too low", "Committed_AS: vm_committed_pages");
 	vm_committed_pages++;

@@ -13,7 +13,7 @@
  */
 #include "mm_util.h"
 
-#define NSCEN 13
+#define NSCEN 17
 
 static int ctl = -1;
 static char before[sizeof(mm_procbuf)];
@@ -275,6 +275,46 @@ static void brk_cleanup(void)
 	syscall(SYS_brk, brk0);
 }
 
+static int c_mlock(void)
+{
+	return ok_or_errno((int)syscall(SYS_mlock, region + PAGE, PAGE));
+}
+
+static void map3_locked(void)
+{
+	map3();
+	syscall(SYS_mlock, region, 3 * PAGE);
+}
+
+static int c_munlock(void)
+{
+	return ok_or_errno((int)syscall(SYS_munlock, region + PAGE, PAGE));
+}
+
+/* Three untouched pages between holes (so a lock of all three needs no split). */
+static void map3_fresh(void)
+{
+	char *h = hole(5);
+
+	region = anon(h + PAGE, 3 * PAGE, PROT_READ | PROT_WRITE, MAP_FIXED);
+}
+
+static int c_mlock_populate(void)
+{
+	return ok_or_errno((int)syscall(SYS_mlock, region, 3 * PAGE));
+}
+
+static int c_mlockall(void)
+{
+	return ok_or_errno((int)syscall(SYS_mlockall, 1 /* MCL_CURRENT */));
+}
+
+static void munlockall_unmap3(void)
+{
+	syscall(SYS_munlockall);
+	unmap3();
+}
+
 static const struct scen scens[NSCEN] = {
 	{ "mmap", ENOMEM, nothing, c_mmap, intact_none, unmap_res },
 	{ "mmap MAP_POPULATE (failures ignored)", 0, nothing, c_mmap_populate, intact_none, unmap_res },
@@ -289,6 +329,10 @@ static const struct scen scens[NSCEN] = {
 	{ "mremap growing in place", ENOMEM, map_growable, c_mremap_grow, intact3, unmap_growable },
 	{ "mremap duplicate of shared memory", ENOMEM, map3_shared, c_mremap_dup, intact3, unmap_dup },
 	{ "brk growing", ENOMEM, brk_setup, c_brk, intact_none, brk_cleanup },
+	{ "mlock of a middle page", ENOMEM, map3, c_mlock, intact3, unmap3 },
+	{ "munlock of a middle page", ENOMEM, map3_locked, c_munlock, intact3, unmap3 },
+	{ "mlock populating fresh memory (EAGAIN, still locked)", EAGAIN, map3_fresh, c_mlock_populate, intact_none, unmap3 },
+	{ "mlockall(MCL_CURRENT) (failures ignored)", 0, map3_fresh, c_mlockall, intact_none, munlockall_unmap3 },
 };
 
 static void run(const struct scen *s)

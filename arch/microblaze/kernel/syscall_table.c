@@ -233,9 +233,14 @@ const struct syscall_entry arch_syscalls[] = {
 	SYS(125, mprotect),
 	SYS(133, fchdir),
 	ADAPT(140, sys_llseek, "_llseek"),
+	SYS(144, msync),
 	SYS(145, readv),
 	SYS(146, writev),
 	SYS(148, fdatasync),
+	SYS(150, mlock),
+	SYS(151, munlock),
+	SYS(152, mlockall),
+	SYS(153, munlockall),
 	SYS(158, sched_yield),
 	SYS(162, nanosleep),
 	SYS(163, mremap),
@@ -261,6 +266,7 @@ const struct syscall_entry arch_syscalls[] = {
 	SYS(201, geteuid),		/* geteuid32 */
 	SYS(202, getegid),		/* getegid32 */
 	SYS(207, fchown),		/* fchown32 */
+	SYS(218, mincore),
 	SYS(219, madvise),
 	SYS(220, getdents64),
 	SYS(221, fcntl),		/* fcntl64 */
@@ -291,6 +297,7 @@ const struct syscall_entry arch_syscalls[] = {
 	SYS(343, pipe2),
 	SYS(370, prlimit64),
 	SYS(383, renameat2),
+	SYS(378, mlock2),
 	SYS(385, getrandom),
 	SYS(386, memfd_create),
 	SYS(395, pkey_mprotect),

@@ -55,6 +55,15 @@
 #define MADV_GUARD_INSTALL   102
 #define MADV_GUARD_REMOVE    103
 
+#define MLOCK_ONFAULT 0x01
+#define MCL_CURRENT   1
+#define MCL_FUTURE    2
+#define MCL_ONFAULT   4
+
+#define MS_ASYNC      1
+#define MS_INVALIDATE 2
+#define MS_SYNC       4
+
 #define MREMAP_MAYMOVE   1
 #define MREMAP_FIXED     2
 #define MREMAP_DONTUNMAP 4

@@ -63,6 +63,13 @@
 #define SYS_madvise         __SC(233, 219)
 #define SYS_mremap          __SC(216, 163)
 #define SYS_mseal           __SC(462, 462)
+#define SYS_mlock           __SC(228, 150)
+#define SYS_mlock2          __SC(284, 378)
+#define SYS_munlock         __SC(229, 151)
+#define SYS_mlockall        __SC(230, 152)
+#define SYS_munlockall      __SC(231, 153)
+#define SYS_mincore         __SC(232, 218)
+#define SYS_msync           __SC(227, 144)
 
 #define SYS_clock_gettime   __SC(113, 265)	/* MicroBlaze: 32-bit time_t version */
 #define SYS_clock_nanosleep __SC(115, 267)

@@ -1,0 +1,207 @@
+/* mm_memfd.c - a memfd and its mappings (MD-*): shrinking the file takes
+ * the pages past the new end out of every mapping (SIGBUS there, shared and
+ * private alike), and file seals (F_ADD_SEALS/F_GET_SEALS: SEAL, SHRINK,
+ * GROW, WRITE, FUTURE_WRITE, EXEC) with what they refuse: ftruncate,
+ * write, fallocate, shared writable mmap, mprotect to PROT_WRITE.
+ */
+#include "mm_util.h"
+
+#ifndef SYS_memfd_create
+#if defined(__aarch64__)
+#define SYS_memfd_create 279
+#else
+#define SYS_memfd_create 386
+#endif
+#endif
+#ifndef SYS_ftruncate
+#if defined(__aarch64__)
+#define SYS_ftruncate 46
+#else
+#define SYS_ftruncate 93
+#endif
+#endif
+#ifndef SYS_fallocate
+#if defined(__aarch64__)
+#define SYS_fallocate 47
+#else
+#define SYS_fallocate 324
+#endif
+#endif
+
+#define MFD_ALLOW_SEALING_	0x2
+#define MFD_NOEXEC_SEAL_	0x8
+#define F_ADD_SEALS_	1033
+#define F_GET_SEALS_	1034
+#define SEAL_SEAL	0x01
+#define SEAL_SHRINK	0x02
+#define SEAL_GROW	0x04
+#define SEAL_WRITE	0x08
+#define SEAL_FUTURE_WRITE 0x10
+#define SEAL_EXEC	0x20
+
+static int failed(long ret, int err)
+{
+	return ret == -1 && errno == err;
+}
+
+static int mfd(unsigned flags, size_t size)
+{
+	int fd = (int)syscall(SYS_memfd_create, "md", flags);
+
+	if (fd >= 0 && syscall(SYS_ftruncate, fd, size) != 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static long add_seals(int fd, long seals)
+{
+	return syscall(SYS_fcntl, fd, F_ADD_SEALS_, seals);
+}
+
+static long get_seals(int fd)
+{
+	return syscall(SYS_fcntl, fd, F_GET_SEALS_, 0);
+}
+
+/* read and write at an offset (lseek, then read or write: no pread64 needed) */
+static long read_at(int fd, void *buf, size_t n, long off)
+{
+	return lseek(fd, off, SEEK_SET) == off ? read(fd, buf, n) : -1;
+}
+
+static long write_at(int fd, const void *buf, size_t n, long off)
+{
+	return lseek(fd, off, SEEK_SET) == off ? write(fd, buf, n) : -1;
+}
+
+/* 1 if reading p faults with SIGBUS. */
+static int sigbus(const void *p)
+{
+	return !can_read(p) && probe_sig == SIGBUS;
+}
+
+static void test_truncate(void)
+{
+	int fd = mfd(0, 3 * PAGE);
+	char *s, *q, buf[4];
+
+	s = fd >= 0 ? mmap(NULL, 3 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0) : MAP_FAILED;
+	q = fd >= 0 ? mmap(NULL, 3 * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0) : MAP_FAILED;
+	tap_ok(s != MAP_FAILED && q != MAP_FAILED, "set-up: a 3-page memfd mapped shared and private");
+	if (s == MAP_FAILED || q == MAP_FAILED)
+		return;
+	memset(s, 'a', 3 * PAGE);
+	q[2 * PAGE] = 'p';	/* a private copy of the last page */
+	tap_ok(q[0] == 'a' && can_read(s + 2 * PAGE), "the mappings see the file");
+	tap_ok(syscall(SYS_ftruncate, fd, PAGE + 100) == 0, "ftruncate to a page and 100 bytes");
+	tap_ok(sigbus(s + 2 * PAGE), "MD-1 the shared mapping past the new end: SIGBUS");
+	tap_ok(sigbus(q + 2 * PAGE), "MD-1 the private copy past the end is gone too: SIGBUS");
+	tap_ok(s[PAGE + 99] == 'a' && s[PAGE + 100] == 0 && s[2 * PAGE - 1] == 0,
+	       "MD-1 the page holding the end is kept, zero past the end");
+	tap_ok(read_at(fd, buf, 4, PAGE + 98) == 2 && buf[0] == 'a', "MD-1 read() sees the same end");
+	tap_ok(syscall(SYS_ftruncate, fd, 3 * PAGE) == 0 && s[2 * PAGE] == 0 && q[2 * PAGE] == 0,
+	       "MD-1 grown again: the pages come back as zeros in both mappings");
+	munmap(s, 3 * PAGE);
+	munmap(q, 3 * PAGE);
+	close(fd);
+}
+
+static void test_seal_rules(void)
+{
+	int plain = mfd(0, PAGE), fd = mfd(MFD_ALLOW_SEALING_, 2 * PAGE), pp[2];
+
+	tap_ok(plain >= 0 && fd >= 0 && pipe(pp) == 0, "set-up");
+	if (plain < 0 || fd < 0)
+		return;
+	tap_is_long(get_seals(plain), SEAL_SEAL, "MD-2 a memfd without MFD_ALLOW_SEALING has F_SEAL_SEAL");
+	tap_ok(failed(add_seals(plain, SEAL_WRITE), EPERM), "MD-2 so F_ADD_SEALS is EPERM");
+	/* the write end: Linux answers EPERM for a file not open for writing first */
+	tap_ok(failed(get_seals(pp[1]), EINVAL) && failed(add_seals(pp[1], SEAL_WRITE), EINVAL),
+	       "MD-2 F_GET_SEALS and F_ADD_SEALS on a pipe: EINVAL");
+	tap_is_long(get_seals(fd), 0, "MD-2 MFD_ALLOW_SEALING: no seals yet");
+	tap_ok(failed(add_seals(fd, 0x40), EINVAL), "MD-2 an unknown seal: EINVAL");
+	tap_ok(add_seals(fd, SEAL_SHRINK) == 0 && get_seals(fd) == SEAL_SHRINK, "MD-3 F_SEAL_SHRINK added");
+	tap_ok(failed(syscall(SYS_ftruncate, fd, PAGE), EPERM), "MD-3 shrinking: EPERM");
+	tap_ok(syscall(SYS_ftruncate, fd, 3 * PAGE) == 0, "MD-3 growing is still fine");
+	tap_ok(add_seals(fd, SEAL_GROW) == 0 && failed(syscall(SYS_ftruncate, fd, 4 * PAGE), EPERM),
+	       "MD-3 F_SEAL_GROW: growing is EPERM");
+	tap_ok(failed(write_at(fd, "x", 1, 3 * PAGE), EPERM), "MD-3 a write at the end: EPERM");
+	tap_ok(failed(syscall(SYS_fallocate, fd, 0, 0, 4 * PAGE), EPERM), "MD-3 fallocate past the end: EPERM");
+	tap_ok(write_at(fd, "x", 1, 0) == 1, "MD-3 a write inside the file is fine");
+	tap_ok(add_seals(fd, SEAL_SEAL) == 0 && failed(add_seals(fd, SEAL_WRITE), EPERM),
+	       "MD-2 after F_SEAL_SEAL nothing more can be added");
+	tap_is_long(get_seals(fd), SEAL_SHRINK | SEAL_GROW | SEAL_SEAL, "MD-2 F_GET_SEALS lists them");
+	close(plain);
+	close(fd);
+	close(pp[0]);
+	close(pp[1]);
+}
+
+static void test_seal_write(void)
+{
+	int fd = mfd(MFD_ALLOW_SEALING_, 2 * PAGE), fut = mfd(MFD_ALLOW_SEALING_, PAGE);
+	char *s, *r, *p, *w;
+
+	s = fd >= 0 ? mmap(NULL, PAGE, PROT_READ, MAP_SHARED, fd, 0) : MAP_FAILED;
+	tap_ok(s != MAP_FAILED && fut >= 0, "set-up: a read-only shared mapping");
+	if (s == MAP_FAILED || fut < 0)
+		return;
+	tap_ok(failed(add_seals(fd, SEAL_WRITE), EBUSY), "MD-4 F_SEAL_WRITE with a shared mapping that may write: EBUSY");
+	munmap(s, PAGE);
+	tap_ok(add_seals(fd, SEAL_WRITE) == 0, "MD-4 with the mapping gone: sealed");
+	tap_ok(failed(write_at(fd, "x", 1, 0), EPERM), "MD-5 write(): EPERM");
+	tap_ok(mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0) == MAP_FAILED && errno == EPERM,
+	       "MD-5 a shared writable mapping: EPERM");
+	r = mmap(NULL, PAGE, PROT_READ, MAP_SHARED, fd, 0);
+	tap_ok(r != MAP_FAILED, "MD-5 a shared read-only mapping is allowed");
+	tap_ok(r != MAP_FAILED && failed(mprotect(r, PAGE, PROT_READ | PROT_WRITE), EACCES),
+	       "MD-5 but it may never become writable: mprotect EACCES");
+	p = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+	tap_ok(p != MAP_FAILED && (p[0] = 'c') == 'c' && r[0] == 0, "MD-5 a private writable mapping works, the file unchanged");
+	tap_ok(failed(syscall(SYS_fallocate, fd, 3 /* PUNCH_HOLE | KEEP_SIZE */, 0, PAGE), EPERM),
+	       "MD-5 punching a hole: EPERM");
+	if (r != MAP_FAILED)
+		munmap(r, PAGE);
+	if (p != MAP_FAILED)
+		munmap(p, PAGE);
+
+	w = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fut, 0);
+	tap_ok(w != MAP_FAILED && add_seals(fut, SEAL_FUTURE_WRITE) == 0,
+	       "MD-5 F_SEAL_FUTURE_WRITE is added with a shared writable mapping in place");
+	tap_ok(w != MAP_FAILED && (w[0] = 'w') == 'w', "MD-5 that mapping still writes");
+	tap_ok(mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fut, 0) == MAP_FAILED && errno == EPERM,
+	       "MD-5 a new shared writable mapping: EPERM");
+	tap_ok(failed(write_at(fut, "x", 1, 0), EPERM), "MD-5 write(): EPERM");
+	if (w != MAP_FAILED)
+		munmap(w, PAGE);
+	close(fd);
+	close(fut);
+}
+
+static void test_seal_exec(void)
+{
+	int ne = mfd(MFD_NOEXEC_SEAL_, PAGE), ex = mfd(MFD_ALLOW_SEALING_, PAGE);
+
+	tap_ok(ne >= 0 && ex >= 0, "set-up");
+	if (ne < 0 || ex < 0)
+		return;
+	tap_is_long(get_seals(ne), SEAL_EXEC, "MD-6 MFD_NOEXEC_SEAL: F_SEAL_EXEC, sealing allowed");
+	tap_ok(add_seals(ex, SEAL_EXEC) == 0, "MD-6 F_SEAL_EXEC on an executable memfd");
+	tap_is_long(get_seals(ex), SEAL_EXEC | SEAL_SHRINK | SEAL_GROW | SEAL_WRITE | SEAL_FUTURE_WRITE,
+		    "MD-6 it brings the write and size seals with it");
+	close(ne);
+	close(ex);
+}
+
+int main(void)
+{
+	tap_init();
+	probe_init();
+	test_truncate();
+	test_seal_rules();
+	test_seal_write();
+	test_seal_exec();
+	return tap_done();
+}

@@ -1,6 +1,7 @@
 /*
  * initramfs.c - the read-only files of a cpio "newc" archive (the format
- * the Linux kernel reads), looked up by path in place.
+ * the Linux kernel reads), looked up by path in place. Hard links (entries
+ * sharing an inode number) share the contents stored with one of them.
  */
 #include "vfs.h"
 #include "printk.h"
@@ -39,6 +40,7 @@ struct cpio_entry {
 	const char *name;	/* without a leading "./" or "/" */
 	const u8 *data;
 	u32 size, mode;
+	u32 ino, nlink;		/* entries with one ino and nlink > 1 are hard links */
 	u64 next;		/* offset of the next header */
 };
 
@@ -51,7 +53,8 @@ static bool cpio_entry_at(u64 off, struct cpio_entry *e)
 
 	if (off + CPIO_HDR > archive_size || memcmp(h, "070701", 6) != 0)
 		return false;
-	if (!hex8(h + 14, &mode) || !hex8(h + 54, &size) || !hex8(h + 94, &namesize))
+	if (!hex8(h + 6, &e->ino) || !hex8(h + 14, &mode) || !hex8(h + 38, &e->nlink) ||
+	    !hex8(h + 54, &size) || !hex8(h + 94, &namesize))
 		return false;
 	if (namesize == 0 || off + CPIO_HDR + namesize > archive_size)
 		return false;
@@ -102,6 +105,26 @@ long initramfs_missing_error(const char *path)
 	return -ENOENT;
 }
 
+/*
+ * The contents of hard-linked regular file e: newc stores them once, in one
+ * of the entries that share e's ino (the others have size 0), so take the
+ * entry of that ino that has data. e is left as it is when none has.
+ */
+static void hardlink_data(struct cpio_entry *e)
+{
+	struct cpio_entry o;
+
+	if ((e->mode & 0170000) != 0100000 || e->nlink < 2 || e->size)
+		return;
+	for (u64 off = 0; cpio_entry_at(off, &o); off = o.next) {
+		if (o.ino == e->ino && o.size && (o.mode & 0170000) == 0100000) {
+			e->data = o.data;
+			e->size = o.size;
+			return;
+		}
+	}
+}
+
 bool initramfs_lookup(const char *path, const u8 **data, u64 *size, u32 *mode)
 {
 	struct cpio_entry e;
@@ -110,6 +133,7 @@ bool initramfs_lookup(const char *path, const u8 **data, u64 *size, u32 *mode)
 		path++;
 	for (u64 off = 0; archive && cpio_entry_at(off, &e); off = e.next) {
 		if (strcmp(e.name, path) == 0) {
+			hardlink_data(&e);
 			*data = e.data;
 			*size = e.size;
 			*mode = e.mode;

@@ -5,13 +5,15 @@ check what the shell answers. Prints TAP and a last line
 "run: NAME: P passed, F failed" (tools/check.sh counts it); on a failure the
 whole console transcript follows.
 
-    console-session.py [--pending] [--log FILE] SESSION...
+    console-session.py [--pending] [--log FILE] [--target NAME] SESSION...
 
 A session file (tests/sessions/*.session) is data: a header of "key: value"
 lines, then blocks of commands.
 
     name: busybox-arm64                    the name in TAP lines
     make: ARCH=arm64 INITRD=...            make variables for the QEMU command
+    target: ml605 | ARCH=microblaze ...    instead of make: one run per target
+                                           line, named NAME-TARGET (repeatable)
     build: busybox-initramfs               make targets built first (kernel always)
     prompt: teachos:\\S*# $                 regex: the shell waits for a command
     boot-timeout: 180                      seconds to the first prompt
@@ -30,7 +32,8 @@ lines, then blocks of commands.
 
 Expected output: a line matches itself exactly; "~ REGEX" is a regex the
 whole line must match; "..." stands for any number of lines. No lines: the
-command must print nothing. After the "$" line, "@ sleep S" waits S seconds
+command must print nothing (blank lines at the end of a command's lines are
+ignored: they separate blocks). After the "$" line, "@ sleep S" waits S seconds
 and "@ send TEXT" types TEXT without a newline (^C is Ctrl-C, ^D Ctrl-D,
 ^Z Ctrl-Z) before the output is awaited: "$ sleep 30", "@ sleep 1",
 "@ send ^C" interrupts a foreground sleep.
@@ -75,7 +78,7 @@ def control_chars(text):
 
 def parse_session(path):
     """Read a session file: (header dict, list of Command). Raises SessionError."""
-    header = {'ignore': [], 'build': '', 'make': '', 'boot-timeout': '180',
+    header = {'ignore': [], 'target': [], 'build': '', 'make': '', 'boot-timeout': '180',
               'timeout': '30', 'exit': 'exit 0'}
     commands, block, ready, cmd = [], None, False, None
     with open(path, encoding='utf-8') as f:
@@ -93,8 +96,8 @@ def parse_session(path):
             m = re.match(r'([a-z-]+): ?(.*)$', line)
             if not m or m.group(1) not in header and m.group(1) not in ('name', 'prompt'):
                 raise SessionError('%s:%d: not a header line: %r' % (path, n, line))
-            if m.group(1) == 'ignore':
-                header['ignore'].append(m.group(2))
+            if m.group(1) in ('ignore', 'target'):
+                header[m.group(1)].append(m.group(2))
             else:
                 header[m.group(1)] = m.group(2)
             continue
@@ -120,7 +123,15 @@ def parse_session(path):
             else:
                 raise SessionError('%s:%d: unknown action %r' % (path, n, verb))
         else:
+            if line.startswith('~ '):
+                try:
+                    re.compile(line[2:])
+                except re.error as e:
+                    raise SessionError('%s:%d: bad regex: %s' % (path, n, e))
             cmd.expect.append(line)
+    for c in commands:	# blank lines end a block; they are no output
+        while c.expect and c.expect[-1] == '':
+            c.expect.pop()
     for key in ('name', 'prompt'):
         if key not in header:
             raise SessionError('%s: no "%s:" line' % (path, key))
@@ -231,14 +242,26 @@ def qemu_argv(header):
     return shlex.split(cmd)
 
 
+def strip_echo(text, command):
+    """text without the shell's echo of command at its start, if it is there:
+    the echo may be broken into lines where the terminal wrapped it."""
+    i = 0
+    for ch in command:
+        while i < len(text) and text[i] == '\n' and ch != '\n':
+            i += 1
+        if i == len(text) or text[i] != ch:
+            return text
+        i += 1
+    while i < len(text) and text[i] == ' ':	# the rest of a wrapped line
+        i += 1
+    return text[i + 1:] if text[i:i + 1] == '\n' else text[i:]
+
+
 def command_output(text, command):
     """The lines a command printed: text (after typing it, up to the prompt)
     without the shell's echo of the command line."""
+    text = strip_echo(text, command)
     lines = text.split('\n')
-    if lines and lines[0].rstrip().endswith(command.rstrip()):
-        lines = lines[1:]
-    elif lines and lines[0] == '':
-        lines = lines[1:]
     if lines and lines[-1] == '':
         lines = lines[:-1]
     return lines
@@ -267,9 +290,21 @@ def run_command(con, tap, prompt, cmd, timeout):
     return tap.point(ok, '$ %s (%.1fs)' % (cmd.text, took) if ok else '$ %s' % cmd.text, diag)
 
 
-def run_session(path, pending, log):
-    """Run one session file; returns (passed, failed)."""
-    header, commands = parse_session(path)
+def session_targets(header):
+    """(name, make variables) for each run a session asks for."""
+    if not header['target']:
+        return [(header['name'], header['make'])]
+    runs = []
+    for t in header['target']:
+        name, sep, make = t.partition('|')
+        if not sep:
+            raise SessionError('target line without "|": %r' % t)
+        runs.append(('%s-%s' % (header['name'], name.strip()), make.strip()))
+    return runs
+
+
+def run_session(header, commands, pending, log):
+    """Run one target of a session; returns its Tap."""
     tap = Tap(header['name'])
     prompt = re.compile(header['prompt'])
     todo = [c for c in commands if c.ready or pending]
@@ -314,20 +349,29 @@ def run_session(path, pending, log):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--pending', action='store_true', help='run the pending blocks too')
-    ap.add_argument('--log', help='write the console transcript here (one session only)')
+    ap.add_argument('--log', help='write the console transcript here (FILE.NAME for several runs)')
+    ap.add_argument('--target', action='append', help='run only this NAME-TARGET (repeatable)')
     ap.add_argument('sessions', nargs='+')
     a = ap.parse_args()
     total_failed = 0
+    pending = a.pending or os.environ.get('SESSION_PENDING') == '1'
     for s in a.sessions:
         try:
-            tap = run_session(s, a.pending or os.environ.get('SESSION_PENDING') == '1', a.log)
+            header, commands = parse_session(s)
+            runs = session_targets(header)
         except SessionError as e:
             print('not ok 1 - %s: %s' % (os.path.basename(s), e))
             print('run: %s: 0 passed, 1 failed' % os.path.basename(s))
             total_failed += 1
             continue
-        print('run: %s: %d passed, %d failed' % (tap.name, tap.passed, tap.failed))
-        total_failed += tap.failed
+        for name, make in runs:
+            if a.target and name not in a.target:
+                continue
+            log = a.log if len(runs) == 1 or not a.log else '%s.%s' % (a.log, name)
+            tap = run_session(dict(header, name=name, make=make), commands, pending, log)
+            print('run: %s: %d passed, %d failed' % (tap.name, tap.passed, tap.failed))
+            sys.stdout.flush()
+            total_failed += tap.failed
     sys.exit(1 if total_failed else 0)
 
 

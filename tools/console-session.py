@@ -14,6 +14,8 @@ lines, then blocks of commands.
     make: ARCH=arm64 INITRD=...            make variables for the QEMU command
     target: ml605 | ARCH=microblaze ...    instead of make: one run per target
                                            line, named NAME-TARGET (repeatable)
+    command: ARGV                          instead of make: run this (the
+                                           harness's own test, tests/host)
     build: busybox-initramfs               make targets built first (kernel always)
     prompt: teachos:\\S*# $                 regex: the shell waits for a command
     boot-timeout: 180                      seconds to the first prompt
@@ -78,7 +80,7 @@ def control_chars(text):
 
 def parse_session(path):
     """Read a session file: (header dict, list of Command). Raises SessionError."""
-    header = {'ignore': [], 'target': [], 'build': '', 'make': '', 'boot-timeout': '180',
+    header = {'ignore': [], 'target': [], 'build': '', 'make': '', 'command': '', 'boot-timeout': '180',
               'timeout': '30', 'exit': 'exit 0'}
     commands, block, ready, cmd = [], None, False, None
     with open(path, encoding='utf-8') as f:
@@ -230,7 +232,10 @@ class Tap:
 
 
 def qemu_argv(header):
-    """Build the kernel and the session's targets, then return QEMU's argv."""
+    """Build the kernel and the session's targets, then return QEMU's argv
+    (or the session's own command)."""
+    if header['command']:
+        return shlex.split(header['command'])
     vars_ = shlex.split(header['make'])
     make = ['make', '--no-print-directory', '-s'] + vars_
     build = subprocess.run(make + ['kernel'] + header['build'].split(), cwd=REPO,

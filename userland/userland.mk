@@ -8,6 +8,7 @@
 #   sh-initramfs        the project's shell (userland/sh.c, on the test libc) as
 #                       /init and /bin/sh, with /bin/hello to run
 #                       -> build/$(USER_TARGET)/sh-initramfs.cpio (every ARCH/BOARD)
+#   userland-all        both, for arm64 and both MicroBlaze boards
 #
 # USERLAND picks the default of `make run`: busybox (arm64's default) or sh
 # (MicroBlaze's, and possible on arm64).
@@ -25,9 +26,15 @@ SH_INITRAMFS := build/$(USER_TARGET)/sh-initramfs.cpio
 USERLAND ?= $(if $(filter arm64,$(ARCH)),busybox,sh)
 USERLAND_INITRAMFS = $(if $(filter busybox,$(USERLAND)),$(BUSYBOX_INITRAMFS),$(SH_INITRAMFS))
 
-.PHONY: busybox-initramfs sh-initramfs
+.PHONY: busybox-initramfs sh-initramfs userland-all
 busybox-initramfs: $(BUSYBOX_INITRAMFS)
 sh-initramfs: $(SH_INITRAMFS)
+
+# Every image the console sessions boot (tests/sessions, make check).
+userland-all:
+	@$(MAKE) --no-print-directory ARCH=arm64 busybox-initramfs sh-initramfs
+	@$(MAKE) --no-print-directory ARCH=microblaze BOARD=ml605 sh-initramfs
+	@$(MAKE) --no-print-directory ARCH=microblaze BOARD=s3adsp1800 sh-initramfs
 
 $(BUSYBOX_BIN):
 	@BUSYBOX_CACHE=$(BUSYBOX_CACHE) bash tools/fetch-busybox.sh >/dev/null

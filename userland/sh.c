@@ -21,7 +21,8 @@
  * (default /bin).
  *
  * As pid 1 (the /init of `make run`), the shell first mounts a tmpfs on
- * /tmp, and its exit ends the boot with its status.
+ * /tmp, ignores its arguments (words of the kernel command line), and its
+ * exit ends the boot with its status.
  */
 #include <stdbool.h>
 #include <errno.h>
@@ -839,15 +840,17 @@ static void init_duties(void)
 		dprintf(2, "sh: mounting a tmpfs on /tmp: %s\n", strerror(errno));
 	if (!getenv("PATH"))
 		environ = env;
-	printf("teachos sh: 'help' lists the builtins; 'exit' ends the boot (kernel-exit: status=N)\n");
+	printf("teachos sh: 'help' lists the builtins; 'exit' ends the boot\n");
 }
 
 int main(int argc, char **argv)
 {
 	static char line[LINE_MAX];
 
-	if (getpid() == 1)
+	if (getpid() == 1) {
 		init_duties();
+		argc = 1;	/* words of the kernel command line: not a script to run */
+	}
 	if (argc > 2 && strcmp(argv[1], "-c") == 0) {
 		run_line(argv[2]);
 		return last_status;

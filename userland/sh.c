@@ -132,8 +132,10 @@ static int edit_line(char *buf, int max)
 			write(1, "\n", 1);
 			break;
 		} else if (c == 0x7f || c == '\b') {
-			if (len > 0 && len--)
+			if (len > 0) {
+				len--;
 				write(1, "\b \b", 3);
+			}
 		} else if (c == 0x15) {	/* Ctrl-U */
 			for (; len > 0; len--)
 				write(1, "\b \b", 3);

@@ -6,7 +6,7 @@
 #   make setup    install what is missing (also run by run and check)
 #   make setup-gdb  setup, and build microblaze-elf-gdb if missing (also run by check)
 #
-# Variables: ARCH=arm64|microblaze BOARD MEM CPU SMP EL BOOTARGS QEMU_EXTRA TIMEOUT GDB_PORT
+# Variables: ARCH=arm64|microblaze BOARD MEM CPU SMP EL BOOTARGS INIT INITRD USERLAND QEMU_EXTRA TIMEOUT GDB_PORT
 
 comma := ,
 ARCH ?= arm64
@@ -84,7 +84,8 @@ print-arch:
 	@echo '$(ARCH)'
 
 # make run INIT=prog: an initramfs holding just that program as /init.
-ifneq ($(INIT),)
+# INIT=none: no initramfs (the banner, then power-off).
+ifneq ($(filter-out none,$(INIT)),)
 INITRD := $(BUILD)/init-initramfs.cpio
 $(INITRD): $(INIT) FORCE
 	@mkdir -p $(dir $@)
@@ -92,6 +93,11 @@ $(INITRD): $(INIT) FORCE
 endif
 FORCE:
 
+# What `make run` boots: INIT's or INITRD's initramfs, none for INIT=none,
+# else the shell of USERLAND (userland/userland.mk). Only `run` does this:
+# qemu-cmd (used by make check) keeps INITRD as given.
+run: INITRD = $(if $(filter none,$(INIT)),,$(or $(RUN_INITRD),$(USERLAND_INITRAMFS)))
+RUN_INITRD := $(INITRD)
 run: setup
 	@$(MAKE) -s --no-print-directory kernel $(INITRD)
 	@bash tools/run-qemu.sh --arch $(ARCH) --timeout 0 --stream --log $(BUILD)/run.log -- $(QEMU_CMD)
@@ -156,3 +162,4 @@ clean:
 include tests/user/user.mk
 include tests/selftests/selftests.mk
 include tests/bench/bench.mk
+include userland/userland.mk

@@ -3,7 +3,9 @@
  * reads) into the root file system at boot: directories, regular files
  * (copied into the page cache), symbolic links and character devices, with
  * their modes, owners and mtimes. Missing parent directories are made
- * (0755). A hard-linked member is unpacked as a separate file.
+ * (0755). Members that share an inode number (newc's hard links, as GNU
+ * cpio writes them: nlink >= 2, the contents with one of them, the others
+ * of size 0) become one inode with several names, as Linux's reader makes.
  */
 #include "fs.h"
 #include "fs_file.h"
@@ -57,13 +59,67 @@ static struct inode *parent_of(const char *name, const char **base)
 	return dir;
 }
 
+/* One header's fields that unpack_one() uses. */
+struct cpio_member {
+	u32 ino, mode, uid, gid, nlink, mtime, rdev, size;
+	const u8 *data;
+};
+
+/*
+ * The hard-link groups seen so far in this archive: a regular member with
+ * nlink >= 2 is remembered by inode number; a later member with the same
+ * number (and type) is another name of it. A group beyond the table's size
+ * is unpacked as separate files, with a message.
+ */
+#define CPIO_LINKS 64
+static struct { u32 ino; struct inode *ip; } links[CPIO_LINKS];
+static int nlinks;
+
+/* The inode an earlier member of m's hard-link group made, or NULL. */
+static struct inode *link_find(const struct cpio_member *m)
+{
+	if (!S_ISREG(m->mode) || m->nlink < 2)
+		return NULL;
+	for (int i = 0; i < nlinks; i++)
+		if (links[i].ino == m->ino && links[i].ip->mode == m->mode)
+			return links[i].ip;
+	return NULL;
+}
+
+/* Remember ip as the inode of m's hard-link group (if m has one). */
+static void link_remember(const struct cpio_member *m, struct inode *ip)
+{
+	if (!S_ISREG(m->mode) || m->nlink < 2)
+		return;
+	if (nlinks == CPIO_LINKS) {
+		printk("initramfs: more than %d hard-link groups: inode %u unpacked as separate files\n",
+		       CPIO_LINKS, m->ino);
+		return;
+	}
+	links[nlinks].ino = m->ino;
+	links[nlinks++].ip = ip;
+}
+
+/*
+ * Another name, base in dir, for the hard-link group's inode ip; the member
+ * that carries the group's contents (size > 0) writes them. False on failure.
+ */
+static bool unpack_link(struct inode *dir, const char *base, struct inode *ip,
+			const struct cpio_member *m)
+{
+	if (m->size && file_write_data(ip, m->data, m->size, 0) != (long)m->size)
+		return false;
+	return dir_add(dir, base, strlen(base), ip) == 0;
+}
+
 /* Make one member; false if it could not be. */
-static bool unpack_one(const char *name, u32 mode, u32 uid, u32 gid, u32 mtime, u32 rdev,
-		       const u8 *data, u32 size)
+static bool unpack_one(const char *name, const struct cpio_member *m)
 {
 	const char *base;
 	struct inode *dir = parent_of(name, &base), *ip;
 	struct fs_dirent *d;
+	u32 mode = m->mode, size = m->size;
+	const u8 *data = m->data;
 
 	if (!dir || !*base)
 		return false;
@@ -76,6 +132,8 @@ static bool unpack_one(const char *name, u32 mode, u32 uid, u32 gid, u32 mtime, 
 			return false;	/* a directory is not replaced by a file */
 		if (d)
 			dir_remove(dir, d);	/* a later member replaces an earlier one */
+		if ((ip = link_find(m)))
+			return unpack_link(dir, base, ip, m);
 		if (S_ISDIR(mode)) {
 			if (dir_mkdir(dir, base, strlen(base), mode, &ip))
 				return false;
@@ -86,14 +144,15 @@ static bool unpack_one(const char *name, u32 mode, u32 uid, u32 gid, u32 mtime, 
 				return false;
 			if (S_ISLNK(mode) && inode_set_link(ip, (const char *)data, size))
 				return false;
-			ip->rdev = rdev;
+			ip->rdev = m->rdev;
 			if (dir_add(dir, base, strlen(base), ip))
 				return false;
+			link_remember(m, ip);
 		}
 	}
-	ip->uid = uid;
-	ip->gid = gid;
-	ip->mtime = (u64)mtime * 1000000000ull;
+	ip->uid = m->uid;
+	ip->gid = m->gid;
+	ip->mtime = (u64)m->mtime * 1000000000ull;
 	return true;
 }
 
@@ -104,13 +163,15 @@ void cpio_unpack(const u8 *archive, u64 size)
 
 	while (off + CPIO_HDR <= size && memcmp(archive + off, "070701", 6) == 0) {
 		const u8 *h = archive + off;
-		u32 mode, uid, gid, mtime, fsize, rmaj, rmin, namesize;
+		struct cpio_member m;
+		u32 fsize, rmaj, rmin, namesize;
 		const char *name;
 		u64 data_off;
 
-		if (!hex8(h + 14, &mode) || !hex8(h + 22, &uid) || !hex8(h + 30, &gid) ||
-		    !hex8(h + 46, &mtime) || !hex8(h + 54, &fsize) || !hex8(h + 78, &rmaj) ||
-		    !hex8(h + 86, &rmin) || !hex8(h + 94, &namesize))
+		if (!hex8(h + 6, &m.ino) || !hex8(h + 14, &m.mode) || !hex8(h + 22, &m.uid) ||
+		    !hex8(h + 30, &m.gid) || !hex8(h + 38, &m.nlink) || !hex8(h + 46, &m.mtime) ||
+		    !hex8(h + 54, &fsize) || !hex8(h + 78, &rmaj) || !hex8(h + 86, &rmin) ||
+		    !hex8(h + 94, &namesize))
 			break;
 		if (namesize == 0 || off + CPIO_HDR + namesize > size)
 			break;
@@ -125,7 +186,10 @@ void cpio_unpack(const u8 *archive, u64 size)
 		while (name[0] == '/')
 			name++;
 		if (name[0] && strcmp(name, ".") != 0) {
-			if (unpack_one(name, mode, uid, gid, mtime, rmaj << 8 | rmin, archive + data_off, fsize))
+			m.rdev = rmaj << 8 | rmin;
+			m.size = fsize;
+			m.data = archive + data_off;
+			if (unpack_one(name, &m))
 				n++;
 			else
 				bad++;

@@ -1,6 +1,7 @@
 /*
  * exec.c - replace a process's image with a static ELF executable from the
- * file system, and build Linux's initial stack:
+ * file system (or, for a "#!" script, with its interpreter), and build
+ * Linux's initial stack:
  *
  *   sp ->  argc
  *          argv[0..argc-1], NULL
@@ -259,13 +260,87 @@ static const char *exec_path_name(const char *path)
 	return names[used++];
 }
 
+static long exec_file(struct proc *p, const char *path, char *const argv[], char *const envp[],
+		      int depth);
+
+/* The longest "#!" line read, and how many interpreters may nest (Linux's values). */
+#define SCRIPT_LINE_MAX	256
+#define SCRIPT_DEPTH_MAX	4
+
 /*
- * The program's first page (its ELF header and program headers, which
- * must lie there) is read into a kernel page; the segments are mapped
- * from the file's page-cache pages (private mappings: every process
- * running the program shares its text pages, and a write copies).
+ * Run the "#!" script at path (contents data, size bytes) as Linux's
+ * binfmt_script does: the first line is "#!interpreter [argument]" (one
+ * optional argument, the rest of the line with surrounding blanks removed),
+ * and the interpreter runs with argv { interpreter, [argument,] path,
+ * argv[1], ... }. -ENOEXEC when the line names no interpreter or is longer
+ * than SCRIPT_LINE_MAX, -ELOOP when interpreters nest more than
+ * SCRIPT_DEPTH_MAX deep; otherwise what executing the interpreter returns.
  */
+static long exec_script(struct proc *p, const char *path, const u8 *data, u64 size,
+			char *const argv[], char *const envp[], int depth)
+{
+	struct page *pg;
+	char *line, *interp, *arg = NULL, **nargv;
+	int n = 0, len = 0;
+	long err;
+
+	if (depth >= SCRIPT_DEPTH_MAX)
+		return -ELOOP;
+	while (2 + len < (int)size && data[2 + len] != '\n' && len < SCRIPT_LINE_MAX)
+		len++;
+	if (len == SCRIPT_LINE_MAX)
+		return -ENOEXEC;
+	pg = alloc_pages(0, 0);
+	if (!pg)
+		return -ENOMEM;
+	/* One page: the argv array first, then a copy of the line. */
+	nargv = page_address(pg);
+	line = (char *)(nargv + MAX_ARGS + 3);
+	memcpy(line, data + 2, len);
+	line[len] = '\0';
+	for (int i = len - 1; i >= 0 && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r'); i--)
+		line[i] = '\0';
+	interp = line;
+	while (*interp == ' ' || *interp == '\t')
+		interp++;
+	for (char *s = interp; *s; s++) {
+		if (*s == ' ' || *s == '\t') {
+			*s++ = '\0';
+			while (*s == ' ' || *s == '\t')
+				s++;
+			arg = *s ? s : NULL;
+			break;
+		}
+	}
+	err = -ENOEXEC;
+	if (*interp) {
+		nargv[n++] = interp;
+		if (arg)
+			nargv[n++] = arg;
+		nargv[n++] = (char *)path;
+		for (int i = 1; argv && argv[0] && argv[i] && n < MAX_ARGS; i++)
+			nargv[n++] = argv[i];
+		nargv[n] = NULL;
+		err = exec_file(p, interp, nargv, envp, depth + 1);
+	}
+	free_pages(pg, 0);
+	return err;
+}
+
 long exec_into(struct proc *p, const char *path, char *const argv[], char *const envp[])
+{
+	return exec_file(p, path, argv, envp, 0);
+}
+
+/*
+ * exec_into(), depth interpreters deep (exec_script()). The program's first
+ * page (its ELF header and program headers, which must lie there) is read
+ * into a kernel page; the segments are mapped from the file's page-cache
+ * pages (private mappings: every process running the program shares its
+ * text pages, and a write copies).
+ */
+static long exec_file(struct proc *p, const char *path, char *const argv[], char *const envp[],
+		      int depth)
 {
 	u8 *data;
 	u64 size;
@@ -281,6 +356,12 @@ long exec_into(struct proc *p, const char *path, char *const argv[], char *const
 	data = page_address(hp);
 	err = fs_exec_open(path, &ip, data, PAGE_SIZE, &size);
 	if (err) {
+		free_pages(hp, 0);
+		return err;
+	}
+	if (size >= 2 && data[0] == '#' && data[1] == '!') {
+		err = exec_script(p, path, data, MIN(size, (u64)PAGE_SIZE), argv, envp, depth);
+		fs_inode_put(ip);
 		free_pages(hp, 0);
 		return err;
 	}

@@ -9,8 +9,10 @@ struct proc;
 /*
  * Replace p's address space with the static ELF executable at path (an
  * initramfs file), with the given argument and environment strings (kernel
- * memory), and set p's user registers to start it. On error p is unchanged
- * and -errno is returned (-ENOENT, -EACCES, -ENOEXEC, -ENOMEM, -E2BIG).
+ * memory), and set p's user registers to start it. A file that starts with
+ * "#!" is a script: its interpreter runs instead, as on Linux. On error p is
+ * unchanged and -errno is returned (-ENOENT, -EACCES, -ENOEXEC, -ENOMEM,
+ * -E2BIG, -ELOOP).
  */
 long exec_into(struct proc *p, const char *path, char *const argv[], char *const envp[]);
 

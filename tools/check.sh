@@ -3,7 +3,9 @@
 #
 #  1. host unit tests (tests/host/*.mk), under ASan/UBSan, and the scripted
 #     host checks (tests/host/*.sh; gdb_stub.sh attaches the debuggers to QEMU);
-#  2. every QEMU configuration in tests/qemu-configs, two at a time.
+#  2. every QEMU configuration in tests/qemu-configs, two at a time;
+#  3. the scripted console sessions (tests/sessions, tools/console-session.py);
+#  4. the user tests on Debian's Linux 6.12, and Linux's mm selftests on both.
 #
 # Every TAP point counts as one test, and every QEMU boot counts as one more
 # (its clean exit). A host test that exits non-zero without a failing TAP
@@ -99,7 +101,7 @@ done <tests/qemu-configs
 
 # What the boots need besides kernels: device trees, user programs and
 # their initramfs images (our libc and glibc builds).
-for t in boot-dtbs user-all user-linux; do
+for t in boot-dtbs user-all user-linux userland-all; do
 	make --no-print-directory "$t" >"$out/$t.log" 2>&1 || {
 		echo "not ok - $t: could not build"; tail -n 20 "$out/$t.log"
 		total_fail=$((total_fail + 1)); failed_names+=("$t"); }
@@ -150,6 +152,27 @@ for c in "${configs[@]}"; do
 		grep -a -v -E '^  [^ ]+: ok ' "$out/$name.out"
 	fi
 	count "$out/$name.out" "$name"
+done
+
+# --- scripted console sessions ----------------------------------------------
+# tests/sessions/*.session: commands typed at a shell's prompt, each output
+# checked (tools/console-session.py); one "run:" line per target.
+echo "== console sessions"
+for s in tests/sessions/*.session; do
+	t=$(basename "$s" .session)
+	python3 tools/console-session.py --log "$out/session-$t.log" "$s" >"$out/session-$t.out" 2>&1 &
+done
+wait
+for s in tests/sessions/*.session; do
+	t=$(basename "$s" .session)
+	grep -a -v -E '^ok |^# pending' "$out/session-$t.out"
+	grep -q -a -E '^run: ' "$out/session-$t.out" ||
+		{ total_fail=$((total_fail + 1)); failed_names+=("session-$t (no result)"); }
+	while IFS= read -r line; do
+		name=$(echo "$line" | sed -E 's/^run: ([^:]+):.*/\1/')
+		echo "$line" >"$out/session-$name.res"
+		count "$out/session-$name.res" "$name"
+	done < <(grep -a -E '^run: ' "$out/session-$t.out")
 done
 
 # --- the same user tests on Debian's Linux 6.12 -------------------------------

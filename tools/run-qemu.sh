@@ -49,7 +49,8 @@ marker='kernel-exit: status='
 # Start QEMU. In stream mode the console is also copied to our stdout and
 # QEMU keeps our stdin (an interactive console); otherwise stdin is empty.
 if [ "$stream" = 1 ]; then
-	"$@" >"$log" 2>&1 &
+	# An asynchronous command's stdin would be /dev/null: hand ours on.
+	"$@" <&0 >"$log" 2>&1 &
 	qpid=$!
 	tail -n +1 -f --pid="$qpid" "$log" &
 	tpid=$!

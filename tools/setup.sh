@@ -7,7 +7,9 @@
 #     2.40 + GCC 12.2, C only, with libgcc), unpacked from a prebuilt archive
 #     when one is available, otherwise built from Debian's source packages with
 #     tools/build-microblaze-toolchain.sh (15-30 minutes on two cores);
-#  3. with --with-gdb only: the MicroBlaze debugger /opt/mbtc/bin/microblaze-elf-gdb
+#  3. Debian's busybox-static for arm64 (tools/fetch-busybox.sh), the shell
+#     arm64's `make run` boots, fetched into ~/.cache/teachos/busybox;
+#  4. with --with-gdb only: the MicroBlaze debugger /opt/mbtc/bin/microblaze-elf-gdb
 #     (Debian's gdb-multiarch has no MicroBlaze), built from Debian's gdb-source
 #     with tools/build-microblaze-gdb.sh if it is missing (see README.md for
 #     how long that takes).
@@ -175,7 +177,20 @@ else
     say "microblaze toolchain ok ($MBTC)"
 fi
 
-# ---- 3. MicroBlaze debugger (--with-gdb) -------------------------------------------
+# ---- 3. Debian's busybox-static for arm64 (the shell of `make run`) ---------------
+# tools/fetch-busybox.sh: downloaded once into ~/.cache/teachos/busybox, then
+# only looked at. A failure here is reported and set-up goes on (MicroBlaze
+# does not need it); arm64's `make run` tries again and stops if it fails.
+bblog=$(mktemp)
+if busybox=$(bash "$here/fetch-busybox.sh" 2>"$bblog"); then
+    say "busybox ok ($busybox)"
+else
+    cat "$bblog" >&2
+    echo "setup: warning: could not fetch Debian's busybox-static (arm64 make run needs it)" >&2
+fi
+rm -f "$bblog"
+
+# ---- 4. MicroBlaze debugger (--with-gdb) -------------------------------------------
 # Works if it starts and accepts the MicroBlaze architecture.
 mbgdb_ok() {
     [ -x "$MBTC_GDB" ] &&

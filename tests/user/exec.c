@@ -7,7 +7,8 @@
  * first check that failed. A second child mode checks close-on-exec: the
  * descriptor opened with O_CLOEXEC is gone after execve, the other one stays.
  * A third, chosen through the environment, checks that an empty or NULL argv
- * arrives as argc 1 and argv[0] "" (Linux >= 5.18).
+ * arrives as argc 1 and argv[0] "" (Linux >= 5.18). A fourth, the
+ * interpreter of a "#!" script, checks the argv a script's interpreter gets.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -23,6 +24,7 @@
 #define CHILD_FLAG "--exec-child"
 #define CLOEXEC_FLAG "--cloexec-child"
 #define EMPTY_ARGV_ENV "EXEC_EMPTY_ARGV=1"
+#define SCRIPT_FLAG "--script-child"
 
 /* Run self with argv (NULL: no vector at all) and envp { EMPTY_ARGV_ENV };
  * returns the child's exit status, 42 when it saw argc 1 and argv[0] "". */
@@ -175,8 +177,60 @@ static void test_exec_self(const char *self)
 	signal(SIGUSR2, SIG_DFL);
 }
 
+/*
+ * A "#!" script (user.mk writes /bin/exec-script: "#!/bin/exec --script-child",
+ * blanks after it) runs its interpreter with argv { interpreter, argument,
+ * script path, the script's argv[1..] }; "#!" with no interpreter
+ * (/bin/exec-noscript) is ENOEXEC. /bin/exec-link, a hard link to this
+ * program in the initramfs, runs it too.
+ */
+static void test_scripts_and_links(void)
+{
+	char *argv[] = { "exec-script", "two words", "", NULL };
+	char *lnargv[] = { "/bin/exec-link", SCRIPT_FLAG "-link", NULL };
+	char *envp[] = { NULL };
+	pid_t pid;
+	int st = -1;
+
+	pid = fork();
+	if (pid == 0) {
+		execve("/bin/exec-script", argv, envp);
+		_exit(99);
+	}
+	waitpid(pid, &st, 0);
+	tap_ok(WIFEXITED(st) && WEXITSTATUS(st) == 42,
+	       "a #! script runs its interpreter with { interpreter, argument, path, argv[1..] } (status 0x%x)", st);
+	errno = 0;
+	tap_ok(execve("/bin/exec-noscript", argv, envp) == -1 && errno == ENOEXEC,
+	       "a #! line without an interpreter: ENOEXEC (errno %d)", errno);
+	pid = fork();
+	if (pid == 0) {
+		execve("/bin/exec-link", lnargv, envp);
+		_exit(99);
+	}
+	waitpid(pid, &st, 0);
+	tap_ok(WIFEXITED(st) && WEXITSTATUS(st) == 42, "execve of a hard link to this program (status 0x%x)", st);
+}
+
+/* Interpreter mode: the argv test_scripts_and_links() expects. */
+static int script_child(int argc, char **argv)
+{
+	static const char *const want[] = { "/bin/exec", SCRIPT_FLAG, "/bin/exec-script", "two words", "" };
+
+	if (argc != 5)
+		return 10 + (argc < 10 ? argc : 9);
+	for (int i = 0; i < 5; i++)
+		if (strcmp(argv[i], want[i]) != 0)
+			return 20 + i;
+	return 42;
+}
+
 int main(int argc, char **argv, char **envp)
 {
+	if (argc > 1 && !strcmp(argv[1], SCRIPT_FLAG))
+		return script_child(argc, argv);
+	if (argc == 2 && !strcmp(argv[1], SCRIPT_FLAG "-link"))
+		return 42;
 	if (getenv("EXEC_EMPTY_ARGV"))
 		return argc == 1 && argv[0] && argv[0][0] == '\0' && !argv[1] ? 42 : 10 + (argc < 10 ? argc : 9);
 	if (argc > 1 && !strcmp(argv[1], CHILD_FLAG))
@@ -188,5 +242,6 @@ int main(int argc, char **argv, char **envp)
 	test_exec_self(argc > 0 && argv[0][0] == '/' ? argv[0] : "/bin/exec");
 	test_cloexec(argc > 0 && argv[0][0] == '/' ? argv[0] : "/bin/exec");
 	test_empty_argv(argc > 0 && argv[0][0] == '/' ? argv[0] : "/bin/exec");
+	test_scripts_and_links();
 	return tap_done();
 }

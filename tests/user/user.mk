@@ -153,15 +153,30 @@ $(USER_BUILD)/bad-elf $(USER_LINUX_BUILD)/bad-elf: tests/user/user.mk
 	@printf '\177ELF but not really: execve must refuse this file\n' >$@
 	@chmod 755 $@
 
+# "#!" scripts for exec: one whose interpreter is /bin/exec (blanks after
+# its argument are dropped), one whose "#!" line names no interpreter.
+$(USER_BUILD)/exec-script $(USER_LINUX_BUILD)/exec-script: tests/user/user.mk
+	@mkdir -p $(dir $@)
+	@printf '#!/bin/exec --script-child \t\necho not run\n' >$@
+	@chmod 755 $@
+$(USER_BUILD)/exec-noscript $(USER_LINUX_BUILD)/exec-noscript: tests/user/user.mk
+	@mkdir -p $(dir $@)
+	@printf '#!\n' >$@
+	@chmod 755 $@
+# In the initramfs: those two, and /bin/exec-link, a hard link to /bin/exec.
+USER_EXEC_EXTRAS = /bin/exec-script=$(1)/exec-script /bin/exec-noscript=$(1)/exec-noscript /bin/exec-link=\>/bin/exec
+
 # The initramfs holds copies without debug information.
 $(USER_BUILD)/stripped/%: $(USER_BIN)/%
 	@mkdir -p $(dir $@)
 	@$(USER_STRIP) -o $@ $<
 
-$(USER_INITRAMFS): $(addprefix $(USER_BUILD)/stripped/,init $(USER_TESTS)) $(USER_BUILD)/bad-elf tools/mkinitramfs.sh
+$(USER_INITRAMFS): $(addprefix $(USER_BUILD)/stripped/,init $(USER_TESTS)) $(USER_BUILD)/bad-elf \
+		$(USER_BUILD)/exec-script $(USER_BUILD)/exec-noscript tools/mkinitramfs.sh
 	@echo "  CPIO [$(USER_TARGET)] $@"
 	@bash tools/mkinitramfs.sh $@ /init=$(USER_BUILD)/stripped/init \
-		$(foreach t,$(USER_TESTS),/bin/$(t)=$(USER_BUILD)/stripped/$(t)) /bin/bad-elf=$(USER_BUILD)/bad-elf
+		$(foreach t,$(USER_TESTS),/bin/$(t)=$(USER_BUILD)/stripped/$(t)) /bin/bad-elf=$(USER_BUILD)/bad-elf \
+		$(call USER_EXEC_EXTRAS,$(USER_BUILD))
 
 -include $(USER_LIBC_OBJS:.o=.d) $(patsubst %,$(USER_BUILD)/obj/tests/user/%.c.d,init $(USER_TESTS))
 
@@ -182,10 +197,12 @@ $(USER_LINUX_BUILD)/stripped/%: $(USER_LINUX_BIN)/%
 	@mkdir -p $(dir $@)
 	@aarch64-linux-gnu-strip -o $@ $<
 
-$(USER_LINUX_INITRAMFS): $(addprefix $(USER_LINUX_BUILD)/stripped/,init $(USER_TESTS)) $(USER_LINUX_BUILD)/bad-elf tools/mkinitramfs.sh
+$(USER_LINUX_INITRAMFS): $(addprefix $(USER_LINUX_BUILD)/stripped/,init $(USER_TESTS)) $(USER_LINUX_BUILD)/bad-elf \
+		$(USER_LINUX_BUILD)/exec-script $(USER_LINUX_BUILD)/exec-noscript tools/mkinitramfs.sh
 	@echo "  CPIO [glibc] $@"
 	@bash tools/mkinitramfs.sh $@ /init=$(USER_LINUX_BUILD)/stripped/init \
-		$(foreach t,$(USER_TESTS),/bin/$(t)=$(USER_LINUX_BUILD)/stripped/$(t)) /bin/bad-elf=$(USER_LINUX_BUILD)/bad-elf
+		$(foreach t,$(USER_TESTS),/bin/$(t)=$(USER_LINUX_BUILD)/stripped/$(t)) /bin/bad-elf=$(USER_LINUX_BUILD)/bad-elf \
+		$(call USER_EXEC_EXTRAS,$(USER_LINUX_BUILD))
 
 include tests/fuzz/fuzz.mk
 

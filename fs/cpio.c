@@ -93,7 +93,7 @@ static void link_remember(const struct cpio_member *m, struct inode *ip)
 		return;
 	if (nlinks == CPIO_LINKS) {
 		printk("initramfs: more than %d hard-link groups: inode %u unpacked as separate files\n",
-		       CPIO_LINKS, m->ino);
+		       CPIO_LINKS, (unsigned)m->ino);
 		return;
 	}
 	links[nlinks].ino = m->ino;

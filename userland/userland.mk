@@ -16,8 +16,8 @@
 BUSYBOX_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/teachos/busybox
 BUSYBOX_BIN := $(BUSYBOX_CACHE)/bin/busybox
 BUSYBOX_INITRAMFS := build/arm64/busybox-initramfs.cpio
-# hard: the applet links the kernel's initramfs reader follows today;
-# symlink once the file system follows symbolic links (tools/mkbusybox-initramfs.sh).
+# symlink: /bin/<applet> -> busybox, as `busybox --install -s` makes them;
+# hard: hard links (tools/mkbusybox-initramfs.sh).
 BUSYBOX_LINKS ?= symlink
 
 SH_BUILD := build/$(USER_TARGET)/userland

@@ -41,6 +41,8 @@ static long file_mapping(unsigned long ufd, unsigned long len, unsigned long pro
 
 	if (fd < 0 || fd >= NOFILE || !(f = p->files[fd]))
 		return -EBADF;
+	if (flags & MAP_HUGETLB)
+		return -EINVAL;	/* MM-1: no file here is a hugetlbfs file (Linux checks this next) */
 	*file = memfd_vma_file(f, name);
 	if (len && off + PAGE_ALIGN_UL(len) < off)
 		return -EOVERFLOW;

@@ -124,13 +124,45 @@ static long advise_vma(struct mm *mm, struct vma *v, unsigned long s, unsigned l
 	case MADV_GUARD_REMOVE:
 		mm_guard_remove(mm, s, e);
 		return 0;
-	case MADV_POPULATE_READ:
-	case MADV_POPULATE_WRITE:
-		mm_populate(mm, s, e, adv == MADV_POPULATE_WRITE);
-		return 0;
 	default:	/* hints with no effect here */
 		return 0;
 	}
+}
+
+/*
+ * MA-11: MADV_POPULATE_READ/WRITE fault in [start, end) as a user access
+ * would, VMA by VMA, and stop at the first problem (no walk past a hole,
+ * unlike MA-4): ENOMEM at a hole or out of memory, EINVAL at a VMA that
+ * forbids the access (a read needs VM_READ, a write VM_WRITE: PROT_EXEC
+ * alone is not readable here), EFAULT where the fault would be a signal
+ * (a guard page; a huge page the pool cannot give: SIGBUS). The pages
+ * before the problem stay populated.
+ */
+static long advise_populate(struct mm *mm, unsigned long start, unsigned long end, bool write)
+{
+	unsigned long va = start;
+
+	while (va < end) {
+		struct vma *v = vma_find(mm, va);
+		unsigned long stop;
+
+		if (!v)
+			return -ENOMEM;
+		if (!(v->flags & (write ? VM_WRITE : VM_READ)))
+			return -EINVAL;
+		stop = MIN(v->end, end);
+		for (; va < stop; va += PAGE_SIZE) {
+			int r = mm_fault(mm, va, write ? FAULT_WRITE : FAULT_READ);
+
+			if (r == -SEGV_ACCERR)
+				continue;	/* the VMA allows it, so the entry already does */
+			if (r == -ENOMEM && (v->flags & VM_HUGETLB) && !hugetlb_fault_can_take(v))
+				return -EFAULT;	/* the pool is dry: SIGBUS for a user access */
+			if (r)
+				return r == -ENOMEM ? -ENOMEM : -EFAULT;	/* -SEGV_MAPERR: a guard page */
+		}
+	}
+	return 0;
 }
 
 long mm_madvise(struct mm *mm, unsigned long start, unsigned long len, int adv)
@@ -149,6 +181,8 @@ long mm_madvise(struct mm *mm, unsigned long start, unsigned long len, int adv)
 		return -EINVAL;	/* EW-3: the range wraps */
 	if (end == start)
 		return 0;	/* MA-3 */
+	if (adv == MADV_POPULATE_READ || adv == MADV_POPULATE_WRITE)
+		return advise_populate(mm, start, end, adv == MADV_POPULATE_WRITE);
 	pos = start;
 	for (struct vma *v = vma_find_from(mm, start); v && v->start < end; v = vma_find_from(mm, pos)) {
 		unsigned long s = MAX(v->start, pos), e = MIN(v->end, end);

@@ -1,6 +1,7 @@
 /* mm_madvise.c - madvise(2): argument checks (MA-1..MA-3), holes (MA-4),
  * MADV_DONTNEED, MADV_FREE, MADV_WILLNEED, MADV_REMOVE, MADV_WIPEONFORK
- * (MA-6..MA-10), the hints, and lightweight guard regions
+ * (MA-6..MA-10), the hints, MADV_POPULATE_READ/WRITE and the VMA's
+ * permissions (MA-11), and lightweight guard regions
  * (MADV_GUARD_INSTALL/REMOVE, GD-1..GD-6).
  *
  * Guard regions came with Linux 6.13; `make check-linux` boots 6.12, which
@@ -286,6 +287,59 @@ static void test_guard(void)
 	munmap(h, 6 * PAGE);
 }
 
+/* MA-11: MADV_POPULATE_* honours each VMA's permissions and stops at the first problem. */
+static void test_populate(void)
+{
+	static const struct { int prot, read_err, write_err; const char *name; } cases[] = {
+		{ PROT_EXEC, EINVAL, EINVAL, "PROT_EXEC" },
+		{ PROT_READ, 0, EINVAL, "PROT_READ" },
+		{ PROT_NONE, EINVAL, EINVAL, "PROT_NONE" },
+		{ PROT_READ | PROT_WRITE, 0, 0, "PROT_READ|PROT_WRITE" },
+	};
+	char *p, *h;
+	long before;
+	int r;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		p = anon(NULL, 2 * PAGE, cases[i].prot, 0);
+		for (int w = 0; w < 2; w++) {
+			int want = w ? cases[i].write_err : cases[i].read_err;
+
+			errno = 0;
+			r = madvise(p, 2 * PAGE, w ? MADV_POPULATE_WRITE : MADV_POPULATE_READ);
+			tap_ok(want ? r == -1 && errno == want : r == 0, "MA-11: MADV_POPULATE_%s on %s: %s (errno %d)",
+			       w ? "WRITE" : "READ", cases[i].name, want == EINVAL ? "EINVAL" : "0", errno);
+		}
+		munmap(p, 2 * PAGE);
+	}
+	/* [rw][r-]: the writable page is populated, then EINVAL at the read-only one */
+	p = anon(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, 0);
+	mprotect(p + PAGE, PAGE, PROT_READ);
+	errno = 0;
+	r = madvise(p, 2 * PAGE, MADV_POPULATE_WRITE);
+	before = minflt();
+	p[0] = 1;
+	tap_ok(r == -1 && errno == EINVAL && minflt() - before == 0,
+	       "MA-11: POPULATE_WRITE over [rw][r-]: EINVAL, the first page populated (errno %d, %ld faults)", errno,
+	       minflt() - before);
+	munmap(p, 2 * PAGE);
+	/* [rw][hole][rw]: ENOMEM at the hole; the walk does not go on past it (unlike MA-4) */
+	h = hole(3);
+	p = anon(h, PAGE, PROT_READ | PROT_WRITE, MAP_FIXED);
+	anon(h + 2 * PAGE, PAGE, PROT_READ | PROT_WRITE, MAP_FIXED);
+	errno = 0;
+	r = madvise(h, 3 * PAGE, MADV_POPULATE_WRITE);
+	before = minflt();
+	h[0] = 1;
+	tap_ok(r == -1 && errno == ENOMEM && minflt() - before == 0,
+	       "MA-11: POPULATE_WRITE over [rw][hole][rw]: ENOMEM, the page before the hole populated (errno %d)", errno);
+	before = minflt();
+	h[2 * PAGE] = 1;
+	tap_ok(minflt() - before == 1, "MA-11: ... and the page after the hole was not (%ld faults)", minflt() - before);
+	munmap(h, 3 * PAGE);
+	(void)p;
+}
+
 int main(void)
 {
 	char *g;
@@ -298,6 +352,7 @@ int main(void)
 	test_free();
 	test_own_image();
 	test_others();
+	test_populate();
 	g = anon(NULL, PAGE, PROT_READ | PROT_WRITE, 0);
 	guards = madvise(g, PAGE, MADV_GUARD_INSTALL) == 0;
 	munmap(g, PAGE);

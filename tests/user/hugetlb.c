@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include "tap.h"
@@ -150,6 +151,10 @@ static void test_pool_and_mapping(unsigned long hsz)
 	}
 	munmap(area, (size_t)(to - area));
 
+	errno = 0;
+	r = (char *)syscall(SYS_mremap, p, 2 * hsz, 2 * hsz, 0, p + 4096);
+	tap_ok(r == MAP_FAILED && errno == EINVAL,
+	       "MR-7: mremap of a hugetlb mapping with an unaligned new_addr and no MREMAP_FIXED: EINVAL (errno %d)", errno);
 	tap_ok(munmap(p, 2 * hsz) == 0 && meminfo("HugePages_Free") == NPAGES && meminfo("HugePages_Rsvd") == 0,
 	       "munmap gives the page back and drops the reservation (Free %ld, Rsvd %ld)",
 	       meminfo("HugePages_Free"), meminfo("HugePages_Rsvd"));

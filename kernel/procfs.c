@@ -140,6 +140,16 @@ long procfs_write(struct file *f, const void *buf, size_t n, u64 *off)
 	return (long)n;
 }
 
+static int fail_alloc_pid;	/* the process that armed fail_alloc at run time */
+
+/* fail_alloc_filter: an allocation inside a system call of that process. */
+static bool in_armer_syscall(void)
+{
+	struct proc *p = current_proc();
+
+	return p && p->pid == fail_alloc_pid && p->in_syscall;
+}
+
 long procfs_write_fail_alloc(struct file *f, const void *buf, size_t n, u64 *off)
 {
 	u64 v;
@@ -148,6 +158,8 @@ long procfs_write_fail_alloc(struct file *f, const void *buf, size_t n, u64 *off
 	(void)off;
 	if (parse_sysctl_u64(buf, n, &v))
 		return -EINVAL;
+	fail_alloc_pid = current_proc()->pid;
+	fail_alloc_filter = in_armer_syscall;
 	fail_alloc_countdown = v;	/* the write itself allocates nothing */
 	return (long)n;
 }

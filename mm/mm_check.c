@@ -209,8 +209,10 @@ static void check_leaf(struct check *k, const struct vma *v, unsigned long va, p
 	else if ((prot & PT_WRITE) && !(v->flags & VM_SHARED) && pg->refcount != 1)
 		fail(k, "va 0x%lx: writable private entry on page 0x%llx with refcount %d (copy-on-write lost)",
 		     va, (unsigned long long)page_to_phys(pg), pg->refcount);
-	if (level == THP_LEVEL && !(v->flags & VM_HUGETLB))
+	if (level == THP_LEVEL && !(v->flags & VM_HUGETLB)) {
 		k->thp++;
+		k->tables++;	/* the table deposited for its split (mm/thp.h) */
+	}
 }
 
 /* Is a leaf above the last level allowed here? (Not: fail says why.) */

@@ -35,38 +35,42 @@ int thp_fault(struct mm *mm, struct vma *v, unsigned long addr)
 	unsigned long base = ALIGN_DOWN(addr, size);
 	struct pt_cursor c;
 	struct page *pg;
+	phys_addr_t table;
 	unsigned prot;
 
 	if (!thp_allowed(v) || base < v->start || base + size > v->end || base + size < base)
 		return 1;
+	if (!(v->flags & VM_ACCESS))
+		return 1;
 	if (!pt_walk(&mm->pt, base, THP_LEVEL, true, &c) || c.level != THP_LEVEL ||
 	    c.val != ARCH_PTE_INVALID)
 		return 1;	/* a table or something else is there already */
-	pg = alloc_pages(GFP_ZERO, thp_order());
-	if (!pg)
-		return 1;	/* no free block: small pages will do */
-	prot = vma_prot(v->flags);
-	if (!(v->flags & VM_ACCESS)) {
-		free_pages(pg, thp_order());
+	table = pxd_alloc(&mm->pt, THP_LEVEL + 1);	/* the deposit thp_split() will use */
+	if (!table)
 		return 1;
+	pg = alloc_pages(GFP_ZERO, thp_order());
+	if (!pg) {
+		pxd_free(&mm->pt, table, THP_LEVEL + 1);
+		return 1;	/* no free block: small pages will do */
 	}
+	pg->next = phys_to_page(table);	/* unused in an allocated block: the deposit */
+	prot = vma_prot(v->flags);
 	pte_update(&mm->pt, c.ptep, c.val, arch_pte_mk_leaf(page_to_phys(pg), prot, THP_LEVEL), base,
 		   THP_LEVEL);
 	thp_leaves++;
 	return 0;
 }
 
-bool thp_split(struct mm *mm, struct pt_cursor *c)
+void thp_split(struct mm *mm, struct pt_cursor *c)
 {
 	struct page *pg = phys_to_page(arch_pte_pa(c->val));
 	unsigned prot = arch_pte_prot(c->val) & ~PT_CONT;
 	phys_addr_t table;
 	unsigned long n = arch_pt_entries(c->level + 1);
 
-	BUG_ON(c->level != THP_LEVEL || !pg);
-	table = pxd_alloc(&mm->pt, c->level + 1);
-	if (!table)
-		return false;
+	BUG_ON(c->level != THP_LEVEL || !pg || !pg->next);
+	table = page_to_phys(pg->next);	/* deposited by thp_fault(): a split never needs memory */
+	pg->next = NULL;
 	/* The new table is not reachable yet: fill it, then swap it in. */
 	for (unsigned long i = 0; i < n; i++)
 		pt_write_new(pt_entry_ptr(table, c->level + 1, i),
@@ -74,7 +78,6 @@ bool thp_split(struct mm *mm, struct pt_cursor *c)
 	split_page(pg, thp_order());	/* from now on 512 pages, each with its own count */
 	pte_update(&mm->pt, c->ptep, c->val, arch_pte_mk_table(table, true), c->va, c->level);
 	thp_leaves--;
-	return true;
 }
 
 u64 thp_total_bytes(void)

@@ -13,7 +13,8 @@
  */
 #include "mm_util.h"
 
-#define NSCEN 13
+#define NSCEN 15
+#define MAXN 512	/* more allocations than any call here makes */
 
 static int ctl = -1;
 static char before[sizeof(mm_procbuf)];
@@ -275,6 +276,71 @@ static void brk_cleanup(void)
 	syscall(SYS_brk, brk0);
 }
 
+#ifndef MADV_HUGEPAGE
+#define MADV_HUGEPAGE 14
+#endif
+#define THP_SPAN (4UL << 20)	/* a huge leaf: 2 MiB on arm64, 4 MiB on MicroBlaze */
+static char *thp_area;
+static int thp_made;
+
+/* AnonHugePages of /proc/meminfo in kB, or -1. */
+static long anon_huge_kb(void)
+{
+	const char *p;
+
+	if (read_proc("/proc/meminfo") < 0 || !(p = strstr(mm_procbuf, "AnonHugePages:")))
+		return -1;
+	return strtol(p + 14, NULL, 10);
+}
+
+/* region: 4 MiB of one transparent huge page (or two), written with 'q'. */
+static void map_thp(void)
+{
+	thp_area = anon(NULL, 3 * THP_SPAN, PROT_READ | PROT_WRITE, 0);
+	region = (char *)(((unsigned long)thp_area + THP_SPAN - 1) & ~(THP_SPAN - 1));
+	madvise(region, THP_SPAN, MADV_HUGEPAGE);
+	memset(region, 'q', THP_SPAN);
+	thp_made = anon_huge_kb() > 0;
+}
+
+static int c_mprotect_thp(void)
+{
+	if (!thp_made)
+		return EDOM;	/* no huge page to split: the scenario would prove nothing */
+	return ok_or_errno(mprotect(region + PAGE, PAGE, PROT_READ));
+}
+
+static int intact_thp(void)
+{
+	return all_bytes(region, THP_SPAN, 'q');
+}
+
+/* Kept mapped (until exit): the next round needs a place whose huge slot
+ * no table has taken yet, and tables stay after munmap. */
+static void unmap_thp(void)
+{
+	madvise(thp_area, 3 * THP_SPAN, MADV_DONTNEED);
+}
+
+static pid_t child;
+
+/* fork: the child leaves at once; the parent reaps it in fork_cleanup. */
+static int c_fork(void)
+{
+	child = fork();
+	if (child == 0)
+		_exit(0);
+	return child < 0 ? errno : 0;
+}
+
+static void fork_cleanup(void)
+{
+	if (child > 0)
+		waitpid(child, NULL, 0);
+	child = 0;
+	unmap3();
+}
+
 static const struct scen scens[NSCEN] = {
 	{ "mmap", ENOMEM, nothing, c_mmap, intact_none, unmap_res },
 	{ "mmap MAP_POPULATE (failures ignored)", 0, nothing, c_mmap_populate, intact_none, unmap_res },
@@ -289,6 +355,9 @@ static const struct scen scens[NSCEN] = {
 	{ "mremap growing in place", ENOMEM, map_growable, c_mremap_grow, intact3, unmap_growable },
 	{ "mremap duplicate of shared memory", ENOMEM, map3_shared, c_mremap_dup, intact3, unmap_dup },
 	{ "brk growing", ENOMEM, brk_setup, c_brk, intact_none, brk_cleanup },
+	{ "fork", ENOMEM, map3, c_fork, intact3, fork_cleanup },
+	{ "mprotect of a page of a transparent huge page (its split needs no memory)", ENOMEM, map_thp,
+	  c_mprotect_thp, intact_thp, unmap_thp },
 };
 
 static void run(const struct scen *s)
@@ -296,7 +365,9 @@ static void run(const struct scen *s)
 	int points = 0, bad = 0;
 	char why[200] = "";
 
-	for (int n = 1; n <= 64; n++) {
+	int n;
+
+	for (n = 1; n <= MAXN; n++) {
 		char num[16];
 		long f0, f1;
 		int err;
@@ -333,6 +404,10 @@ static void run(const struct scen *s)
 				 n, err);
 		}
 		s->cleanup();
+	}
+	if (n > MAXN && !bad) {
+		bad = 1;
+		snprintf(why, sizeof(why), "still failing after %d allocations", MAXN);
 	}
 	tap_ok(!bad && points > 0, "FI: %s: a failure at each of its %d allocations: %s%s%s%s", s->name, points,
 	       s->want ? "the errno, maps unchanged, data kept" : "success or a clean ENOMEM", bad ? " (" : "",

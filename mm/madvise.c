@@ -26,7 +26,12 @@ static bool advice_discards(int adv)
 	       adv == MADV_GUARD_INSTALL;
 }
 
-/* Set or clear flag bits on v's part of [start, end), splitting and merging. */
+/*
+ * Set or clear flag bits on v's part of [start, end), splitting and
+ * merging. Only a change splits (as Linux's madvise_update_vma()), so an
+ * advice that changes nothing is fine on any part of a hugetlb VMA; one
+ * that would split it off a huge-page boundary is EINVAL (HT-9).
+ */
 static long set_vma_flags(struct mm *mm, struct vma *v, unsigned long start, unsigned long end,
 			  unsigned set, unsigned clear)
 {
@@ -34,6 +39,8 @@ static long set_vma_flags(struct mm *mm, struct vma *v, unsigned long start, uns
 
 	if (want == v->flags)
 		return 0;
+	if ((v->flags & VM_HUGETLB) && mm_hugetlb_cut_check(mm, start, end))
+		return -EINVAL;
 	v = mm_isolate(mm, v, start, end);
 	if (!v)
 		return -EAGAIN;	/* MA-5 */
@@ -42,21 +49,41 @@ static long set_vma_flags(struct mm *mm, struct vma *v, unsigned long start, uns
 	return 0;
 }
 
-/* HT-9: what an advice does to a hugetlb VMA: 0 (done), -EINVAL, or 1 (go on as usual). */
+/*
+ * HT-9: what an advice does to a hugetlb VMA (a hugetlbfs file mapping on
+ * Linux): 0 (done), a negative errno, or 1 (go on as for any VMA: the flag
+ * advices split only when they change something, the hints do nothing).
+ */
 static long advise_hugetlb(struct mm *mm, struct vma *v, unsigned long s, unsigned long e, int adv)
 {
 	u64 hs = hugetlb_of_vma(v)->size;
 
-	if (adv == MADV_FREE || adv == MADV_GUARD_INSTALL || adv == MADV_GUARD_REMOVE)
+	switch (adv) {
+	case MADV_FREE:
+	case MADV_GUARD_INSTALL:
+	case MADV_GUARD_REMOVE:
+	case MADV_COLD:
+	case MADV_PAGEOUT:
+	case MADV_COLLAPSE:
+	case MADV_WIPEONFORK:	/* a file mapping (MA-10) */
 		return -EINVAL;
-	if (adv == MADV_DONTNEED || adv == MADV_DONTNEED_LOCKED) {
+	case MADV_DONTNEED:
+	case MADV_DONTNEED_LOCKED:
 		if (!IS_ALIGNED(s, hs))
 			return -EINVAL;
 		if (ALIGN_DOWN(e, hs) > s)
 			mm_zap_range(mm, s, ALIGN_DOWN(e, hs), false);
 		return 0;
+	case MADV_REMOVE:
+		/* MA-9: a hole punched in the file: the whole huge pages inside go */
+		if (!(v->flags & VM_SHARED))
+			return -EACCES;
+		if (ALIGN_DOWN(e, hs) > ALIGN_UP(s, hs))
+			mm_zap_range(mm, ALIGN_UP(s, hs), ALIGN_DOWN(e, hs), false);
+		return 0;
+	default:
+		return 1;
 	}
-	return mm_hugetlb_cut_check(mm, s, e) ? -EINVAL : 1;
 }
 
 /* The advices that drop pages: DONTNEED (MA-6), FREE, REMOVE (MA-9). */
@@ -114,7 +141,21 @@ static long advise_vma(struct mm *mm, struct vma *v, unsigned long s, unsigned l
 			return -EINVAL;	/* MA-10 */
 		return set_vma_flags(mm, v, s, e, VM_WIPEONFORK, 0);
 	case MADV_KEEPONFORK:
+		if (v->flags & VM_DROPPABLE)
+			return -EINVAL;	/* MA-12: droppable memory is always wiped on fork */
 		return set_vma_flags(mm, v, s, e, 0, VM_WIPEONFORK);
+	case MADV_NORMAL:
+		return set_vma_flags(mm, v, s, e, 0, VM_RAND_READ | VM_SEQ_READ);
+	case MADV_RANDOM:
+		return set_vma_flags(mm, v, s, e, VM_RAND_READ, VM_SEQ_READ);
+	case MADV_SEQUENTIAL:
+		return set_vma_flags(mm, v, s, e, VM_SEQ_READ, VM_RAND_READ);
+	case MADV_DONTDUMP:
+		return set_vma_flags(mm, v, s, e, VM_DONTDUMP, 0);
+	case MADV_DODUMP:
+		if (v->flags & VM_DROPPABLE)
+			return -EINVAL;	/* MA-12: nor dumped */
+		return set_vma_flags(mm, v, s, e, 0, VM_DONTDUMP);
 	case MADV_HUGEPAGE:
 		return set_vma_flags(mm, v, s, e, VM_HUGEPAGE, VM_NOHUGEPAGE);
 	case MADV_NOHUGEPAGE:

@@ -151,7 +151,7 @@ static long mmap_type(unsigned long flags, bool is_file, unsigned *vmflags)
 	} else if (type == MAP_DROPPABLE && !is_file) {
 		if (flags & (MAP_LOCKED | MAP_HUGETLB | MAP_GROWSDOWN))
 			return -EINVAL;
-		*vmflags = VM_WIPEONFORK | VM_NORESERVE;
+		*vmflags = VM_DROPPABLE | VM_WIPEONFORK | VM_DONTDUMP | VM_NORESERVE;
 	} else {
 		return -EINVAL;	/* including anonymous MAP_SHARED_VALIDATE */
 	}

@@ -340,6 +340,35 @@ static void test_populate(void)
 	(void)p;
 }
 
+/* MA-12: the hint advices are VMA flags (a change splits), and droppable memory keeps its own. */
+static void test_hint_flags(void)
+{
+	char *p = anon(NULL, 3 * PAGE, PROT_READ | PROT_WRITE, 0);
+	char *d = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_DROPPABLE | MAP_ANONYMOUS, -1, 0);
+
+	tap_ok(madvise(p + PAGE, PAGE, MADV_RANDOM) == 0 && vm_flag(p + PAGE, "rr") == 1 && vm_flag(p, "rr") == 0 &&
+	       strcmp(shape(p, p + 3 * PAGE), "rw-p:1 rw-p:1 rw-p:1") == 0,
+	       "MA-12: MADV_RANDOM on the middle page: \"rr\" there, the VMA split in three (%s)", shape(p, p + 3 * PAGE));
+	tap_ok(madvise(p + PAGE, PAGE, MADV_SEQUENTIAL) == 0 && vm_flag(p + PAGE, "sr") == 1 && vm_flag(p + PAGE, "rr") == 0,
+	       "MA-12: MADV_SEQUENTIAL replaces it with \"sr\"");
+	tap_ok(madvise(p, 3 * PAGE, MADV_NORMAL) == 0 && strcmp(shape(p, p + 3 * PAGE), "rw-p:3") == 0,
+	       "MA-12: MADV_NORMAL clears both: one VMA again (%s)", shape(p, p + 3 * PAGE));
+	tap_ok(madvise(p, PAGE, MADV_DONTDUMP) == 0 && vm_flag(p, "dd") == 1 && vm_flag(p + PAGE, "dd") == 0,
+	       "MA-12: MADV_DONTDUMP: \"dd\" on that page only");
+	tap_ok(madvise(p, PAGE, MADV_DODUMP) == 0 && strcmp(shape(p, p + 3 * PAGE), "rw-p:3") == 0,
+	       "MA-12: MADV_DODUMP undoes it (%s)", shape(p, p + 3 * PAGE));
+	tap_ok(d != MAP_FAILED && vm_flag(d, "dd") == 1 && vm_flag(d, "wf") == 1,
+	       "MA-12: MAP_DROPPABLE memory is \"dd\" and \"wf\"");
+	errno = 0;
+	tap_ok(madvise(d, PAGE, MADV_KEEPONFORK) == -1 && errno == EINVAL,
+	       "MA-12: MADV_KEEPONFORK on droppable memory: EINVAL (errno %d)", errno);
+	errno = 0;
+	tap_ok(madvise(d, PAGE, MADV_DODUMP) == -1 && errno == EINVAL,
+	       "MA-12: MADV_DODUMP on droppable memory: EINVAL (errno %d)", errno);
+	munmap(p, 3 * PAGE);
+	munmap(d, 2 * PAGE);
+}
+
 int main(void)
 {
 	char *g;
@@ -353,6 +382,7 @@ int main(void)
 	test_own_image();
 	test_others();
 	test_populate();
+	test_hint_flags();
 	g = anon(NULL, PAGE, PROT_READ | PROT_WRITE, 0);
 	guards = madvise(g, PAGE, MADV_GUARD_INSTALL) == 0;
 	munmap(g, PAGE);

@@ -6,6 +6,7 @@
  */
 #include "mm_ops.h"
 #include "hugetlb.h"
+#include "thp.h"
 #include "errno.h"
 #include "mman.h"
 
@@ -114,6 +115,34 @@ static long advise_discard(struct mm *mm, struct vma *v, unsigned long s, unsign
 	return 0;
 }
 
+/*
+ * MA-13: MADV_COLLAPSE of v's part [s, e): each whole aligned huge block
+ * in it becomes one transparent huge page. EINVAL when v cannot have one
+ * (shared, file or hugetlb memory, MADV_NOHUGEPAGE, too small), when the
+ * part ends before its first whole block begins, or when a block has no
+ * writable page; ENOMEM when a huge page or its table cannot be had.
+ */
+static long advise_collapse(struct mm *mm, struct vma *v, unsigned long s, unsigned long e)
+{
+	u64 size = pt_level_size(PT_LAST_LEVEL - 1);
+	unsigned long hs = ALIGN_UP(s, size), he = ALIGN_DOWN(e, size);
+	long last = 0;
+
+	if (!thp_collapse_allowed(v))
+		return -EINVAL;
+	if (hs < s || hs > he)
+		return -EINVAL;	/* no whole block, and the part runs past none (Linux's count goes negative) */
+	for (unsigned long b = hs; b < he; b += size) {
+		int r = thp_collapse(mm, v, b);
+
+		if (r < 0)
+			return r;	/* ENOMEM ends the walk */
+		if (r)
+			last = -EINVAL;	/* nothing to collapse here: the others are still tried */
+	}
+	return last;
+}
+
 /* Apply one advice to v's part [s, e) of the range. */
 static long advise_vma(struct mm *mm, struct vma *v, unsigned long s, unsigned long e, int adv)
 {
@@ -160,6 +189,8 @@ static long advise_vma(struct mm *mm, struct vma *v, unsigned long s, unsigned l
 		return set_vma_flags(mm, v, s, e, VM_HUGEPAGE, VM_NOHUGEPAGE);
 	case MADV_NOHUGEPAGE:
 		return set_vma_flags(mm, v, s, e, VM_NOHUGEPAGE, VM_HUGEPAGE);
+	case MADV_COLLAPSE:
+		return advise_collapse(mm, v, s, e);
 	case MADV_GUARD_INSTALL:
 		return mm_guard_install(mm, s, e);
 	case MADV_GUARD_REMOVE:

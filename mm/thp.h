@@ -33,6 +33,17 @@ int thp_fault(struct mm *mm, struct vma *v, unsigned long addr);
  */
 void thp_split(struct mm *mm, struct pt_cursor *c);
 
+/* MADV_COLLAPSE may work in v (private anonymous, room for one aligned huge leaf). */
+bool thp_collapse_allowed(const struct vma *v);
+
+/*
+ * MADV_COLLAPSE of the aligned block at base in v: its small pages are
+ * copied into one new huge page (empty entries read as zero) that replaces
+ * them. 0 (done, or a huge leaf already), 1 (nothing to collapse: no table,
+ * no writable entry, a guard marker), or -ENOMEM.
+ */
+int thp_collapse(struct mm *mm, struct vma *v, unsigned long base);
+
 /* Bytes of memory mapped by transparent huge pages, system-wide and in a range. */
 u64 thp_total_bytes(void);
 u64 thp_range_bytes(struct mm *mm, unsigned long start, unsigned long end);

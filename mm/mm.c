@@ -301,8 +301,6 @@ static int file_fault(struct mm *mm, struct vma *v, struct pt_cursor *c, enum fa
  * (VM_STACK) is mapped at its full RLIMIT_STACK size and never grows.
  * Returns the grown VMA, or NULL.
  */
-#define STACK_GUARD_GAP (256 * PAGE_SIZE)
-
 static struct vma *grow_down(struct mm *mm, unsigned long addr)
 {
 	struct vma *up = vma_find_from(mm, addr), *prev;
@@ -312,7 +310,7 @@ static struct vma *grow_down(struct mm *mm, unsigned long addr)
 		return NULL;
 	prev = up->prev;
 	if (prev && !(prev->flags & VM_GROWSDOWN) && (prev->flags & VM_ACCESS) &&
-	    addr - prev->end < STACK_GUARD_GAP)
+	    addr - prev->end < MM_STACK_GUARD_GAP)
 		return NULL;
 	vma_adjust(mm, up, addr, up->end);
 	return up;

@@ -33,6 +33,9 @@
 #define VM_HUGE_LEVEL_SHIFT 24		/* hugetlb: page-table level of its leaves (2 bits) */
 #define VM_HUGE_LEVEL(l) ((unsigned)(l) << VM_HUGE_LEVEL_SHIFT)
 
+/* Linux's stack_guard_gap: kept free below a VM_GROWSDOWN VMA (MM-15). */
+#define MM_STACK_GUARD_GAP (256 * PAGE_SIZE)
+
 /* Kinds of access, for mm_fault(). */
 enum fault_access { FAULT_READ, FAULT_WRITE, FAULT_EXEC };
 

@@ -68,10 +68,19 @@ long mm_hugetlb_cut_check(struct mm *mm, unsigned long start, unsigned long end)
 	return 0;
 }
 
+/* MM-15: does [addr, addr + len) reach into the stack guard gap below a MAP_GROWSDOWN VMA? */
+static bool in_guard_gap(struct mm *mm, unsigned long addr, unsigned long len)
+{
+	struct vma *next = vma_find_from(mm, addr);
+
+	return next && (next->flags & VM_GROWSDOWN) && next->start - addr < len + MM_STACK_GUARD_GAP;
+}
+
 unsigned long mm_choose_address(struct mm *mm, unsigned long hint, unsigned long len)
 {
 	hint = ALIGN_DOWN(hint, PAGE_SIZE);
-	if (hint && hint >= USER_MMAP_MIN && hint <= TASK_SIZE - len && !mm_range_mapped(mm, hint, hint + len))
+	if (hint && hint >= USER_MMAP_MIN && hint <= TASK_SIZE - len && !mm_range_mapped(mm, hint, hint + len) &&
+	    !in_guard_gap(mm, hint, len))
 		return hint;
 	return vma_find_gap_down(mm, len, mm->mmap_base, USER_MMAP_MIN);
 }

@@ -262,6 +262,15 @@ static void test_growsdown(void)
 	tap_ok(p == top && vm_flag(p, "gd") == 1, "MM-15: MAP_GROWSDOWN: \"gd\" in VmFlags");
 	tap_ok(can_write(p - 1) && can_write(p - 2 * PAGE) && strcmp(shape(p - 4 * PAGE, p + 2 * PAGE), "hole:2 rw-p:4") == 0,
 	       "MM-15: a touch below it grows the VMA down (%s)", shape(p - 4 * PAGE, p + 2 * PAGE));
+	{	/* its stack guard gap is no place for a new mapping, even as a hint */
+		char *want = p - 10 * PAGE, *q = anon(want, 4 * PAGE, PROT_READ, 0);
+
+		tap_ok(q != MAP_FAILED && q != want,
+		       "MM-15: a hint inside the guard gap below a MAP_GROWSDOWN mapping is not taken (%p, hint %p)", q,
+		       want);
+		if (q != MAP_FAILED && (q < h || q >= h + 1024 * PAGE))
+			munmap(q, 4 * PAGE);
+	}
 	munmap(h, 1024 * PAGE);
 }
 

@@ -46,6 +46,9 @@ static long file_mapping(unsigned long ufd, unsigned long len, unsigned long pro
 	*file = memfd_vma_file(f, name);
 	if (len && off + PAGE_ALIGN_UL(len) < off)
 		return -EOVERFLOW;
+	if ((flags & MAP_TYPE) != MAP_SHARED && (flags & MAP_TYPE) != MAP_SHARED_VALIDATE &&
+	    (flags & MAP_TYPE) != MAP_PRIVATE)
+		return -EINVAL;	/* MM-11: a file has these three types only (before its own checks) */
 	if (!*file) {
 		/* initramfs and /proc files are open read-only */
 		if ((flags & MAP_TYPE) != MAP_PRIVATE && (prot & PROT_WRITE) && (f->st.mode & S_IFMT) == S_IFREG)

@@ -89,6 +89,11 @@ static void test_order(void)
 		tap_ok(r == MAP_FAILED && errno == EINVAL,
 		       "MM-1: MAP_HUGETLB on a file that is not hugetlbfs (a pipe): EINVAL, before the file's own checks (errno %d)",
 		       errno);
+		errno = 0;
+		r = mmap(NULL, PAGE, PROT_READ, MAP_DROPPABLE, fds[0], 0);
+		tap_ok(r == MAP_FAILED && errno == EINVAL,
+		       "MM-11: MAP_DROPPABLE of a file (a pipe, which cannot be mapped): EINVAL, the type first (errno %d)",
+		       errno);
 		close(fds[0]);
 		close(fds[1]);
 	} else {

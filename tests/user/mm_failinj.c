@@ -15,7 +15,7 @@
  * check): mmap 1, mmap MAP_POPULATE 5, mmap MAP_FIXED 3, munmap 2,
  * mprotect 2, madvise(DONTFORK) 2, madvise(GUARD_INSTALL) 1, mseal 2,
  * mremap move 1, MREMAP_FIXED 2, mremap in place 1, mremap duplicate 1,
- * brk 1, fork 20 on arm64 / 16 on MicroBlaze (kernel stack, mm, root
+ * brk 1, fork 20 on arm64 (21 with glibc) / 16 on MicroBlaze (kernel stack, mm, root
  * table, each VMA and table of this process), mprotect over a huge page 2
  * (its split takes none). The TAP
  * line of each says the count it found.

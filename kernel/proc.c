@@ -98,19 +98,21 @@ long proc_signal_all(const struct ksiginfo *info, struct proc *skip)
 /*
  * A free table slot with a kernel stack and a pid, in state P_EMBRYO, set
  * to start in ret_from_fork with its user frame zeroed. NULL if the table
- * is full or memory is short.
+ * is full (*err = -EAGAIN) or memory is short (*err = -ENOMEM).
  */
-static struct proc *proc_alloc(void)
+static struct proc *proc_alloc(long *err)
 {
 	struct proc *p = NULL;
 
 	for (int i = 0; i < NPROC && !p; i++)
 		if (ptable[i].state == P_UNUSED)
 			p = &ptable[i];
+	*err = -EAGAIN;	/* the table is full (Linux: out of pids) */
 	if (!p)
 		return NULL;
 	struct page *stack = alloc_pages(GFP_ZERO, KSTACK_ORDER);
 
+	*err = -ENOMEM;	/* as Linux's copy_process() when the task cannot be allocated */
 	if (!stack)
 		return NULL;
 	memset(p, 0, sizeof(*p));
@@ -247,13 +249,14 @@ void user_return_work(struct pt_regs *regs)
 long proc_fork(unsigned long flags, unsigned long child_sp)
 {
 	struct proc *parent = current_proc(), *child;
+	long err;
 
 	(void)flags;
 	if ((u64)proc_count() >= parent->rlim[RLIMIT_NPROC].cur)
 		return -EAGAIN;
-	child = proc_alloc();
+	child = proc_alloc(&err);
 	if (!child)
-		return -EAGAIN;
+		return err;
 	/* OC-7: the child's charged mappings are charged again (Linux's dup_mmap) */
 	child->mm = vm_enough_memory(parent->mm, parent->mm->commit_vm) ? NULL : mm_copy(parent->mm);
 	if (!child->mm) {
@@ -363,8 +366,8 @@ long proc_wait(int pid, int *status_out, int options, struct proc **reaped)
 
 void proc_start_init(const char *path, char *const argv[], char *const envp[])
 {
-	struct proc *p = proc_alloc();
 	long err;
+	struct proc *p = proc_alloc(&err);
 
 	if (!p)
 		panic("cannot allocate the first process");

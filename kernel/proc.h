@@ -55,6 +55,7 @@ struct proc {
 	u64 minflt, majflt;		/* page faults (getrusage) */
 	u64 utime_ns, stime_ns;
 	unsigned long clear_child_tid;	/* set_tid_address */
+	int in_syscall;			/* inside syscall_dispatch() (fail_alloc's filter) */
 	char name[16];
 	struct mount *cwd_mnt;		/* the working directory (fs/; NULL cwd: the root) */
 	struct inode *cwd;

@@ -87,12 +87,13 @@ static void gen_maps(struct procbuf *b, struct mm *mm, bool smaps)
 		if (v->flags & VM_HUGETLB)
 			pb_printf(b, "Private_Hugetlb: %7llu kB\n",
 				  (unsigned long long)(hugetlb_rss_bytes(mm, (struct vma *)v, v->start, v->end) >> 10));
-		pb_printf(b, "VmFlags:%s%s%s%s%s%s%s%s%s%s%s%s%s\n", (v->flags & VM_READ) ? " rd" : "",
+		pb_printf(b, "VmFlags:%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s\n", (v->flags & VM_READ) ? " rd" : "",
 			  (v->flags & VM_WRITE) ? " wr" : "", (v->flags & VM_EXEC) ? " ex" : "",
 			  (v->flags & VM_SHARED) ? " sh" : "", (v->flags & VM_MAYREAD) ? " mr" : "",
 			  (v->flags & VM_MAYWRITE) ? " mw" : "", (v->flags & VM_MAYEXEC) ? " me" : "",
-			  (v->flags & VM_GROWSDOWN) ? " gd" : "", (v->flags & VM_LOCKED) ? " lo" : "",
-			  (v->flags & VM_DONTFORK) ? " dc" : "",
+			  (v->flags & VM_GROWSDOWN) ? " gd" : "", (v->flags & VM_SEQ_READ) ? " sr" : "",
+			  (v->flags & VM_RAND_READ) ? " rr" : "", (v->flags & VM_LOCKED) ? " lo" : "",
+			  (v->flags & VM_DONTFORK) ? " dc" : "", (v->flags & VM_DONTDUMP) ? " dd" : "",
 			  (v->flags & VM_ACCOUNT) ? " ac" : "", (v->flags & VM_WIPEONFORK) ? " wf" : "", (v->flags & VM_SEALED) ? " sl" : "");
 	}
 }
@@ -161,6 +162,16 @@ long procfs_write(struct file *f, const void *buf, size_t n, u64 *off)
 	return (long)n;
 }
 
+static int fail_alloc_pid;	/* the process that armed fail_alloc at run time */
+
+/* fail_alloc_filter: an allocation inside a system call of that process. */
+static bool in_armer_syscall(void)
+{
+	struct proc *p = current_proc();
+
+	return p && p->pid == fail_alloc_pid && p->in_syscall;
+}
+
 long procfs_write_fail_alloc(struct file *f, const void *buf, size_t n, u64 *off)
 {
 	u64 v;
@@ -169,6 +180,8 @@ long procfs_write_fail_alloc(struct file *f, const void *buf, size_t n, u64 *off
 	(void)off;
 	if (parse_sysctl_u64(buf, n, &v))
 		return -EINVAL;
+	fail_alloc_pid = current_proc()->pid;
+	fail_alloc_filter = in_armer_syscall;
 	fail_alloc_countdown = v;	/* the write itself allocates nothing */
 	return (long)n;
 }

@@ -43,9 +43,14 @@ static long file_mapping(unsigned long ufd, unsigned long len, unsigned long pro
 
 	if (fd < 0 || fd >= NOFILE || !(f = p->files[fd]))
 		return -EBADF;
+	if (flags & MAP_HUGETLB)
+		return -EINVAL;	/* MM-1: no file here is a hugetlbfs file (Linux checks this next) */
 	*file = memfd_vma_file(f, name);
 	if (len && off + PAGE_ALIGN_UL(len) < off)
 		return -EOVERFLOW;
+	if ((flags & MAP_TYPE) != MAP_SHARED && (flags & MAP_TYPE) != MAP_SHARED_VALIDATE &&
+	    (flags & MAP_TYPE) != MAP_PRIVATE)
+		return -EINVAL;	/* MM-11: a file has these three types only (before its own checks) */
 	if (!*file && f->inode)	/* a file of the file system (fs/) */
 		return fs_mmap_file(f, prot, (flags & MAP_TYPE) != MAP_PRIVATE, file, name);
 	if (!*file) {

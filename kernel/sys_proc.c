@@ -70,8 +70,13 @@ long sys_clone(const unsigned long *a)
 
 	if ((flags & CLONE_PARENT_SETTID) && copy_to_user((void *)a[2], &tid, sizeof(tid)))
 		return -EFAULT;
-	if (flags & CLONE_CHILD_SETTID)
+	if (flags & CLONE_CHILD_SETTID) {
+		/* Linux makes this store from the child, which ignores a failure:
+		 * it is not an allocation of the parent's system call (fail_alloc) */
+		current_proc()->in_syscall--;
 		mm_write(child->mm, a[4], &tid, sizeof(tid));
+		current_proc()->in_syscall++;
+	}
 	if (flags & CLONE_CHILD_CLEARTID)
 		child->clear_child_tid = a[4];
 	return pid;

@@ -51,7 +51,9 @@ long syscall_dispatch(unsigned long nr, const unsigned long *a)
 		log_unknown(nr);
 		return -ENOSYS;
 	}
+	current_proc()->in_syscall++;
 	ret = arch_syscalls[nr].fn(a);
+	current_proc()->in_syscall--;
 	if (opt_mm_check && changes_mm(arch_syscalls[nr].fn))
 		mm_check_all(arch_syscalls[nr].name, a[0]);
 	if (opt_strace)

@@ -5,10 +5,11 @@
 
 u64 fail_alloc_countdown;
 u64 fail_alloc_fired;
+bool (*fail_alloc_filter)(void);
 
 bool fail_alloc_now(void)
 {
-	if (!fail_alloc_countdown || --fail_alloc_countdown)
+	if (!fail_alloc_countdown || (fail_alloc_filter && !fail_alloc_filter()) || --fail_alloc_countdown)
 		return false;
 	fail_alloc_fired++;
 	return true;

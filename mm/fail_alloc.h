@@ -17,6 +17,14 @@
 extern u64 fail_alloc_countdown;	/* 0: off */
 extern u64 fail_alloc_fired;		/* failures injected since boot */
 
+/*
+ * When set, only allocations for which it returns true count down (the
+ * run-time arming of /proc/sys/vm/fail_alloc counts only the system calls
+ * of the process that armed it, so its own page faults and those of a
+ * fork child do not take the failure). NULL: every allocation counts.
+ */
+extern bool (*fail_alloc_filter)(void);
+
 /* Called by every page and slab allocation: true when this one must fail. */
 bool fail_alloc_now(void);
 

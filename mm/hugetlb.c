@@ -284,6 +284,13 @@ static struct page *take_page(struct hstate *h, const struct vma *v)
 	return pg;
 }
 
+bool hugetlb_fault_can_take(const struct vma *v)
+{
+	const struct hstate *h = hugetlb_of_vma(v);
+
+	return (v->flags & VM_HUGE_RESV) || h->free > h->resv;	/* a reserving VMA's first faults always get one */
+}
+
 int hugetlb_fault(struct mm *mm, struct vma *v, unsigned long addr, enum fault_access access)
 {
 	struct hstate *h = hugetlb_of_vma(v);

@@ -55,6 +55,13 @@ u64 hugetlb_set_pool(struct hstate *h, u64 n);
 /* Reserve n pages for a new mapping; -ENOMEM (nothing reserved) if the pool cannot cover it. */
 long hugetlb_reserve(struct hstate *h, u64 n);
 
+/*
+ * Could a fault in v still get a page the VMA has not reserved (an
+ * unreserved pool page)? When not, a fault's -ENOMEM means the pool is dry
+ * (SIGBUS on Linux), not that the kernel is out of memory.
+ */
+bool hugetlb_fault_can_take(const struct vma *v);
+
 /* Fault in a hugetlb VMA (see mm_fault). */
 int hugetlb_fault(struct mm *mm, struct vma *v, unsigned long addr, enum fault_access access);
 

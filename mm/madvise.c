@@ -6,6 +6,7 @@
  */
 #include "mm_ops.h"
 #include "hugetlb.h"
+#include "thp.h"
 #include "errno.h"
 #include "mman.h"
 
@@ -26,7 +27,12 @@ static bool advice_discards(int adv)
 	       adv == MADV_GUARD_INSTALL;
 }
 
-/* Set or clear flag bits on v's part of [start, end), splitting and merging. */
+/*
+ * Set or clear flag bits on v's part of [start, end), splitting and
+ * merging. Only a change splits (as Linux's madvise_update_vma()), so an
+ * advice that changes nothing is fine on any part of a hugetlb VMA; one
+ * that would split it off a huge-page boundary is EINVAL (HT-9).
+ */
 static long set_vma_flags(struct mm *mm, struct vma *v, unsigned long start, unsigned long end,
 			  unsigned set, unsigned clear)
 {
@@ -34,6 +40,8 @@ static long set_vma_flags(struct mm *mm, struct vma *v, unsigned long start, uns
 
 	if (want == v->flags)
 		return 0;
+	if ((v->flags & VM_HUGETLB) && mm_hugetlb_cut_check(mm, start, end))
+		return -EINVAL;
 	v = mm_isolate(mm, v, start, end);
 	if (!v)
 		return -EAGAIN;	/* MA-5 */
@@ -42,21 +50,41 @@ static long set_vma_flags(struct mm *mm, struct vma *v, unsigned long start, uns
 	return 0;
 }
 
-/* HT-9: what an advice does to a hugetlb VMA: 0 (done), -EINVAL, or 1 (go on as usual). */
+/*
+ * HT-9: what an advice does to a hugetlb VMA (a hugetlbfs file mapping on
+ * Linux): 0 (done), a negative errno, or 1 (go on as for any VMA: the flag
+ * advices split only when they change something, the hints do nothing).
+ */
 static long advise_hugetlb(struct mm *mm, struct vma *v, unsigned long s, unsigned long e, int adv)
 {
 	u64 hs = hugetlb_of_vma(v)->size;
 
-	if (adv == MADV_FREE || adv == MADV_GUARD_INSTALL || adv == MADV_GUARD_REMOVE)
+	switch (adv) {
+	case MADV_FREE:
+	case MADV_GUARD_INSTALL:
+	case MADV_GUARD_REMOVE:
+	case MADV_COLD:
+	case MADV_PAGEOUT:
+	case MADV_COLLAPSE:
+	case MADV_WIPEONFORK:	/* a file mapping (MA-10) */
 		return -EINVAL;
-	if (adv == MADV_DONTNEED || adv == MADV_DONTNEED_LOCKED) {
+	case MADV_DONTNEED:
+	case MADV_DONTNEED_LOCKED:
 		if (!IS_ALIGNED(s, hs))
 			return -EINVAL;
 		if (ALIGN_DOWN(e, hs) > s)
 			mm_zap_range(mm, s, ALIGN_DOWN(e, hs), false);
 		return 0;
+	case MADV_REMOVE:
+		/* MA-9: a hole punched in the file: the whole huge pages inside go */
+		if (!(v->flags & VM_SHARED))
+			return -EACCES;
+		if (ALIGN_DOWN(e, hs) > ALIGN_UP(s, hs))
+			mm_zap_range(mm, ALIGN_UP(s, hs), ALIGN_DOWN(e, hs), false);
+		return 0;
+	default:
+		return 1;
 	}
-	return mm_hugetlb_cut_check(mm, s, e) ? -EINVAL : 1;
 }
 
 /* The advices that drop pages: DONTNEED (MA-6), FREE, REMOVE (MA-9). */
@@ -85,6 +113,34 @@ static long advise_discard(struct mm *mm, struct vma *v, unsigned long s, unsign
 	}
 	mm_zap_range(mm, s, e, false);
 	return 0;
+}
+
+/*
+ * MA-13: MADV_COLLAPSE of v's part [s, e): each whole aligned huge block
+ * in it becomes one transparent huge page. EINVAL when v cannot have one
+ * (shared, file or hugetlb memory, MADV_NOHUGEPAGE, too small), when the
+ * part ends before its first whole block begins, or when a block has no
+ * writable page; ENOMEM when a huge page or its table cannot be had.
+ */
+static long advise_collapse(struct mm *mm, struct vma *v, unsigned long s, unsigned long e)
+{
+	u64 size = pt_level_size(PT_LAST_LEVEL - 1);
+	unsigned long hs = ALIGN_UP(s, size), he = ALIGN_DOWN(e, size);
+	long last = 0;
+
+	if (!thp_collapse_allowed(v))
+		return -EINVAL;
+	if (hs < s || hs > he)
+		return -EINVAL;	/* no whole block, and the part runs past none (Linux's count goes negative) */
+	for (unsigned long b = hs; b < he; b += size) {
+		int r = thp_collapse(mm, v, b);
+
+		if (r < 0)
+			return r;	/* ENOMEM ends the walk */
+		if (r)
+			last = -EINVAL;	/* nothing to collapse here: the others are still tried */
+	}
+	return last;
 }
 
 /* Apply one advice to v's part [s, e) of the range. */
@@ -117,23 +173,71 @@ static long advise_vma(struct mm *mm, struct vma *v, unsigned long s, unsigned l
 			return -EINVAL;	/* MA-10 */
 		return set_vma_flags(mm, v, s, e, VM_WIPEONFORK, 0);
 	case MADV_KEEPONFORK:
+		if (v->flags & VM_DROPPABLE)
+			return -EINVAL;	/* MA-12: droppable memory is always wiped on fork */
 		return set_vma_flags(mm, v, s, e, 0, VM_WIPEONFORK);
+	case MADV_NORMAL:
+		return set_vma_flags(mm, v, s, e, 0, VM_RAND_READ | VM_SEQ_READ);
+	case MADV_RANDOM:
+		return set_vma_flags(mm, v, s, e, VM_RAND_READ, VM_SEQ_READ);
+	case MADV_SEQUENTIAL:
+		return set_vma_flags(mm, v, s, e, VM_SEQ_READ, VM_RAND_READ);
+	case MADV_DONTDUMP:
+		return set_vma_flags(mm, v, s, e, VM_DONTDUMP, 0);
+	case MADV_DODUMP:
+		if (v->flags & VM_DROPPABLE)
+			return -EINVAL;	/* MA-12: nor dumped */
+		return set_vma_flags(mm, v, s, e, 0, VM_DONTDUMP);
 	case MADV_HUGEPAGE:
 		return set_vma_flags(mm, v, s, e, VM_HUGEPAGE, VM_NOHUGEPAGE);
 	case MADV_NOHUGEPAGE:
 		return set_vma_flags(mm, v, s, e, VM_NOHUGEPAGE, VM_HUGEPAGE);
+	case MADV_COLLAPSE:
+		return advise_collapse(mm, v, s, e);
 	case MADV_GUARD_INSTALL:
 		return mm_guard_install(mm, s, e);
 	case MADV_GUARD_REMOVE:
 		mm_guard_remove(mm, s, e);
 		return 0;
-	case MADV_POPULATE_READ:
-	case MADV_POPULATE_WRITE:
-		mm_populate(mm, s, e, adv == MADV_POPULATE_WRITE);
-		return 0;
 	default:	/* hints with no effect here */
 		return 0;
 	}
+}
+
+/*
+ * MA-11: MADV_POPULATE_READ/WRITE fault in [start, end) as a user access
+ * would, VMA by VMA, and stop at the first problem (no walk past a hole,
+ * unlike MA-4): ENOMEM at a hole or out of memory, EINVAL at a VMA that
+ * forbids the access (a read needs VM_READ, a write VM_WRITE: PROT_EXEC
+ * alone is not readable here), EFAULT where the fault would be a signal
+ * (a guard page; a huge page the pool cannot give: SIGBUS). The pages
+ * before the problem stay populated.
+ */
+static long advise_populate(struct mm *mm, unsigned long start, unsigned long end, bool write)
+{
+	unsigned long va = start;
+
+	while (va < end) {
+		struct vma *v = vma_find(mm, va);
+		unsigned long stop;
+
+		if (!v)
+			return -ENOMEM;
+		if (!(v->flags & (write ? VM_WRITE : VM_READ)))
+			return -EINVAL;
+		stop = MIN(v->end, end);
+		for (; va < stop; va += PAGE_SIZE) {
+			int r = mm_fault(mm, va, write ? FAULT_WRITE : FAULT_READ);
+
+			if (r == -SEGV_ACCERR)
+				continue;	/* the VMA allows it, so the entry already does */
+			if (r == -ENOMEM && (v->flags & VM_HUGETLB) && !hugetlb_fault_can_take(v))
+				return -EFAULT;	/* the pool is dry: SIGBUS for a user access */
+			if (r)
+				return r == -ENOMEM ? -ENOMEM : -EFAULT;	/* -SEGV_MAPERR: a guard page */
+		}
+	}
+	return 0;
 }
 
 long mm_madvise(struct mm *mm, unsigned long start, unsigned long len, int adv)
@@ -152,6 +256,8 @@ long mm_madvise(struct mm *mm, unsigned long start, unsigned long len, int adv)
 		return -EINVAL;	/* EW-3: the range wraps */
 	if (end == start)
 		return 0;	/* MA-3 */
+	if (adv == MADV_POPULATE_READ || adv == MADV_POPULATE_WRITE)
+		return advise_populate(mm, start, end, adv == MADV_POPULATE_WRITE);
 	pos = start;
 	for (struct vma *v = vma_find_from(mm, start); v && v->start < end; v = vma_find_from(mm, pos)) {
 		unsigned long s = MAX(v->start, pos), e = MIN(v->end, end);

@@ -56,7 +56,8 @@ static bool entry_at(struct mm *mm, unsigned long va, bool alloc, struct pt_curs
 		return false;
 	if (c->level != PT_LAST_LEVEL && arch_pte_valid(c->val)) {
 		/* A transparent huge page: work on its small pages from now on. */
-		if (!thp_split(mm, c) || !pt_walk(&mm->pt, va, PT_LAST_LEVEL, alloc, c))
+		thp_split(mm, c);
+		if (!pt_walk(&mm->pt, va, PT_LAST_LEVEL, alloc, c))
 			return false;
 	}
 	return c->level == PT_LAST_LEVEL;
@@ -139,7 +140,7 @@ typedef void (*table_fn)(struct mm *mm, pteval_t *first, unsigned long n, unsign
  * in address order, with the first entry in range (first, translating va)
  * and how many entries of that table lie in range (n). Missing tables are
  * skipped whole. With split, a transparent huge page met on the way is
- * split first (and, out of memory for its table, the walk stops there);
+ * split first (with the table deposited at its fault: it cannot fail);
  * without, it is skipped. fn may change only those n entries.
  */
 static void walk_tables(struct mm *mm, unsigned long start, unsigned long end, table_fn fn, void *arg,
@@ -154,8 +155,7 @@ static void walk_tables(struct mm *mm, unsigned long start, unsigned long end, t
 		pt_walk(&mm->pt, va, PT_LAST_LEVEL, false, &c);
 		if (c.level != PT_LAST_LEVEL && arch_pte_valid(c.val) && split) {
 			/* A transparent huge page: split it, then walk its pages. */
-			if (!thp_split(mm, &c))
-				return;	/* no memory for the table: nothing done here */
+			thp_split(mm, &c);	/* never fails: its table was deposited */
 			continue;
 		}
 		if (c.level != PT_LAST_LEVEL) {
@@ -301,8 +301,6 @@ static int file_fault(struct mm *mm, struct vma *v, struct pt_cursor *c, enum fa
  * (VM_STACK) is mapped at its full RLIMIT_STACK size and never grows.
  * Returns the grown VMA, or NULL.
  */
-#define STACK_GUARD_GAP (256 * PAGE_SIZE)
-
 static struct vma *grow_down(struct mm *mm, unsigned long addr)
 {
 	struct vma *up = vma_find_from(mm, addr), *prev;
@@ -312,7 +310,7 @@ static struct vma *grow_down(struct mm *mm, unsigned long addr)
 		return NULL;
 	prev = up->prev;
 	if (prev && !(prev->flags & VM_GROWSDOWN) && (prev->flags & VM_ACCESS) &&
-	    addr - prev->end < STACK_GUARD_GAP)
+	    addr - prev->end < MM_STACK_GUARD_GAP)
 		return NULL;
 	vma_adjust(mm, up, addr, up->end);
 	return up;

@@ -18,6 +18,10 @@
 #include "vma.h"
 
 /* VMA flags beyond the access bits (vma.h has the basic ones). */
+#define VM_RAND_READ	0x00001000u	/* MADV_RANDOM (a hint: only the VMA records it) */
+#define VM_SEQ_READ	0x00002000u	/* MADV_SEQUENTIAL (likewise) */
+#define VM_DONTDUMP	0x00004000u	/* MADV_DONTDUMP, MAP_DROPPABLE (no core dumps here) */
+#define VM_DROPPABLE	0x00008000u	/* MAP_DROPPABLE */
 #define VM_DONTFORK	0x00010000u	/* MADV_DONTFORK: absent from a fork child */
 #define VM_WIPEONFORK	0x00020000u	/* MADV_WIPEONFORK: empty in a fork child */
 #define VM_SEALED	0x00040000u	/* mseal(): the mapping cannot change */
@@ -28,6 +32,9 @@
 #define VM_HUGE_RESV	0x00800000u	/* hugetlb: reserves its pages (no MAP_NORESERVE) */
 #define VM_HUGE_LEVEL_SHIFT 24		/* hugetlb: page-table level of its leaves (2 bits) */
 #define VM_HUGE_LEVEL(l) ((unsigned)(l) << VM_HUGE_LEVEL_SHIFT)
+
+/* Linux's stack_guard_gap: kept free below a VM_GROWSDOWN VMA (MM-15). */
+#define MM_STACK_GUARD_GAP (256 * PAGE_SIZE)
 
 /* Kinds of access, for mm_fault(). */
 enum fault_access { FAULT_READ, FAULT_WRITE, FAULT_EXEC };

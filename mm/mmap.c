@@ -68,10 +68,19 @@ long mm_hugetlb_cut_check(struct mm *mm, unsigned long start, unsigned long end)
 	return 0;
 }
 
+/* MM-15: does [addr, addr + len) reach into the stack guard gap below a MAP_GROWSDOWN VMA? */
+static bool in_guard_gap(struct mm *mm, unsigned long addr, unsigned long len)
+{
+	struct vma *next = vma_find_from(mm, addr);
+
+	return next && (next->flags & VM_GROWSDOWN) && next->start - addr < len + MM_STACK_GUARD_GAP;
+}
+
 unsigned long mm_choose_address(struct mm *mm, unsigned long hint, unsigned long len)
 {
 	hint = ALIGN_DOWN(hint, PAGE_SIZE);
-	if (hint && hint >= USER_MMAP_MIN && hint <= TASK_SIZE - len && !mm_range_mapped(mm, hint, hint + len))
+	if (hint && hint >= USER_MMAP_MIN && hint <= TASK_SIZE - len && !mm_range_mapped(mm, hint, hint + len) &&
+	    !in_guard_gap(mm, hint, len))
 		return hint;
 	return vma_find_gap_down(mm, len, mm->mmap_base, USER_MMAP_MIN);
 }
@@ -129,8 +138,11 @@ long mm_munmap(struct mm *mm, unsigned long start, unsigned long len)
 
 /*
  * MM-11: the VMA flags the mapping type and its companions ask for, in
- * *vmflags; 0 or -EINVAL / -EOPNOTSUPP (MV-1: MAP_SHARED_VALIDATE of a
- * file with a flag Linux does not know there; no memfd has MAP_SYNC).
+ * *vmflags; 0 or -EINVAL / -EOPNOTSUPP. is_file: a file mapping, which on
+ * Linux includes an anonymous MAP_HUGETLB one (a hugetlbfs file): there
+ * MAP_SHARED_VALIDATE is MAP_SHARED when every other flag is a legacy one
+ * (MV-1: -EOPNOTSUPP otherwise; no memfd has MAP_SYNC), MAP_GROWSDOWN is
+ * refused (MM-17) and so is MAP_DROPPABLE (anonymous memory only).
  */
 static long mmap_type(unsigned long flags, bool is_file, unsigned *vmflags)
 {
@@ -142,20 +154,21 @@ static long mmap_type(unsigned long flags, bool is_file, unsigned *vmflags)
 		type = MAP_SHARED;
 	}
 	if (type == MAP_SHARED) {
-		if (flags & MAP_GROWSDOWN)
-			return -EINVAL;
 		*vmflags = VM_SHARED;
 	} else if (type == MAP_PRIVATE) {
 		*vmflags = 0;
-	} else if (type == MAP_DROPPABLE) {
+	} else if (type == MAP_DROPPABLE && !is_file) {
 		if (flags & (MAP_LOCKED | MAP_HUGETLB | MAP_GROWSDOWN))
 			return -EINVAL;
-		*vmflags = VM_WIPEONFORK | VM_NORESERVE;
+		*vmflags = VM_DROPPABLE | VM_WIPEONFORK | VM_DONTDUMP | VM_NORESERVE;
 	} else {
 		return -EINVAL;	/* including anonymous MAP_SHARED_VALIDATE */
 	}
-	if (flags & MAP_GROWSDOWN)
+	if (flags & MAP_GROWSDOWN) {
+		if (is_file || type == MAP_SHARED)
+			return -EINVAL;	/* MM-15, MM-17 */
 		*vmflags |= VM_GROWSDOWN;
+	}
 	if ((flags & MAP_NORESERVE) && sysctl_overcommit_memory != OVERCOMMIT_NEVER)
 		*vmflags |= VM_NORESERVE;	/* OC-3: mode 2 charges it anyway */
 	return 0;
@@ -169,10 +182,14 @@ static long mmap_place(struct mm *mm, unsigned long *addr, unsigned long len, un
 		       unsigned long align)
 {
 	if (flags & MAP_FIXED) {
-		if (*addr & (align - 1))
-			return -EINVAL;	/* HT-2 for hugetlb */
+		/* MM-8: Linux's hugetlb placement checks the alignment first, the
+		 * generic one the end of user space first */
+		if (align != PAGE_SIZE && (*addr & (align - 1)))
+			return -EINVAL;	/* HT-2 */
 		if (*addr > TASK_SIZE - len)
 			return -ENOMEM;
+		if (*addr & (align - 1))
+			return -EINVAL;
 		/* Below mmap_min_addr: every process here is root (CAP_SYS_RAWIO), and
 		 * Linux lets root map there, page 0 included (mseal_test's
 		 * test_seal_zero_address). Checked by tools/check-linux-selftests.sh. */
@@ -236,22 +253,14 @@ static long mmap_limits(struct mm *mm, unsigned long addr, unsigned long len, un
 	return 0;
 }
 
-/* The MAP_HUGETLB part of mmap (HT-1..4): size, alignment, reservation. */
-static long mmap_hugetlb(struct mm *mm, unsigned long addr, unsigned long len, unsigned long flags,
-			 unsigned vmflags, bool write)
+/* The MAP_HUGETLB part of mmap (HT-1..4) at addr, placed: limits, reservation, the VMA. */
+static long mmap_hugetlb(struct mm *mm, struct hstate *h, unsigned long addr, unsigned long len,
+			 unsigned long flags, unsigned vmflags, bool write)
 {
-	struct hstate *h = hugetlb_from_mmap_flags(flags);
 	bool reserve = !(flags & MAP_NORESERVE);
 	long err;
 
-	if (!h)
-		return -EINVAL;	/* MM-2: a size this system does not support */
-	len = ALIGN_UP(len, h->size);
-	if (!len || len > TASK_SIZE)
-		return -ENOMEM;
-	err = mmap_place(mm, &addr, len, flags, h->size);
-	if (!err)
-		err = mmap_limits(mm, addr, len, flags, vmflags);	/* OC-4: not charged */
+	err = mmap_limits(mm, addr, len, flags, vmflags);	/* OC-4: not charged */
 	if (err)
 		return err;
 	if (reserve && hugetlb_reserve(h, len / h->size))
@@ -267,13 +276,24 @@ static long mmap_hugetlb(struct mm *mm, unsigned long addr, unsigned long len, u
 	return (long)addr;
 }
 
+/*
+ * The checks come in the order of Linux's ksys_mmap_pgoff() and do_mmap():
+ * the huge-page size, the length, the map count, the placement (ENOMEM,
+ * EINVAL, MAP_FIXED_NOREPLACE's EEXIST), and only then the mapping type.
+ */
 long mm_mmap(struct mm *mm, unsigned long addr, unsigned long len, unsigned long prot,
 	     unsigned long flags, struct vma_file *file, const char *fname, unsigned long off)
 {
+	struct hstate *h = NULL;
 	unsigned vmflags;
 	struct vma *v;
 	long err;
 
+	if (flags & MAP_HUGETLB) {
+		if (!(h = hugetlb_from_mmap_flags(flags)))
+			return -EINVAL;	/* MM-2: a size this system does not support */
+		len = ALIGN_UP(len, h->size);	/* HT-1: may wrap to 0, which is MM-3's EINVAL */
+	}
 	if (!len)
 		return -EINVAL;	/* MM-3 */
 	if (flags & MAP_FIXED_NOREPLACE)
@@ -283,21 +303,19 @@ long mm_mmap(struct mm *mm, unsigned long addr, unsigned long len, unsigned long
 	len = PAGE_ALIGN_UL(len);
 	if ((u64)mm->nvmas > sysctl_max_map_count)
 		return -ENOMEM;	/* OC-10: Linux's test is ">" here */
-	err = mmap_type(flags, file != NULL, &vmflags);
+	if (len > TASK_SIZE - (h ? 0 : USER_MMAP_MIN))
+		return -ENOMEM;	/* MM-8 */
+	err = mmap_place(mm, &addr, len, flags, h ? h->size : PAGE_SIZE);
+	if (!err)
+		err = mmap_type(flags, file || h, &vmflags);
 	if (err)
 		return err;
-	vmflags |= mm_prot_to_vm(prot) | VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC;
-	if (flags & MAP_HUGETLB)	/* ML-7: hugetlb memory is never VM_LOCKED */
-		return mmap_hugetlb(mm, addr, len, flags, vmflags & ~(VM_GROWSDOWN | VM_NORESERVE),
-				    prot & PROT_WRITE);
+	vmflags |= mm_prot_to_vm(prot) | VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC;	/* MM-18: other bits ignored */
+	if (h)	/* ML-7: hugetlb memory is never VM_LOCKED */
+		return mmap_hugetlb(mm, h, addr, len, flags, vmflags & ~VM_NORESERVE, prot & PROT_WRITE);
 	vmflags |= mm->def_flags;	/* ML-11: mlockall(MCL_FUTURE) */
 	if (flags & MAP_LOCKED)
 		vmflags |= VM_LOCKED;	/* ML-9 */
-	if (len > TASK_SIZE - USER_MMAP_MIN)
-		return -ENOMEM;
-	err = mmap_place(mm, &addr, len, flags, PAGE_SIZE);
-	if (err)
-		return err;
 	if (file && file->ops->mmap_check && (err = file->ops->mmap_check(file, &vmflags)))
 		return err;	/* MD-5: a write-sealed memfd */
 	vmflags |= vm_account_flag(vmflags, file != NULL);

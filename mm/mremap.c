@@ -116,8 +116,8 @@ static long mremap_hugetlb(struct mm *mm, struct vma *v, unsigned long old, unsi
 	struct vma *nv;
 	long err;
 
-	if (!IS_ALIGNED(old, hs) || (to_new && !IS_ALIGNED(new_addr, hs)))
-		return -EINVAL;
+	if (!IS_ALIGNED(old, hs) || !IS_ALIGNED(new_addr, hs))
+		return -EINVAL;	/* Linux checks new_addr even when it is not used */
 	old_len = ALIGN_UP(old_len, hs);
 	new_len = ALIGN_UP(new_len, hs);
 	if (new_len > old_len)
@@ -161,7 +161,7 @@ static long mremap_hugetlb(struct mm *mm, struct vma *v, unsigned long old, unsi
  * (*vp) and its seal. Lengths come back page-aligned. 0 or a negative errno.
  */
 static long mremap_check(struct mm *mm, unsigned long old, unsigned long *old_len, unsigned long *new_len,
-			 unsigned long flags, unsigned long new_addr, struct vma **vp)
+			 unsigned long flags, struct vma **vp)
 {
 	if (flags & ~(unsigned long)(MREMAP_MAYMOVE | MREMAP_FIXED | MREMAP_DONTUNMAP))
 		return -EINVAL;	/* MR-1 */
@@ -169,8 +169,8 @@ static long mremap_check(struct mm *mm, unsigned long old, unsigned long *old_le
 		return -EINVAL;	/* MR-2 */
 	if (PAGE_ALIGN_UL(*new_len) == 0)
 		return -EINVAL;	/* MR-3 */
-	if (flags & (MREMAP_FIXED | MREMAP_DONTUNMAP)) {	/* MR-4 */
-		if ((new_addr & (PAGE_SIZE - 1)) || !(flags & MREMAP_MAYMOVE))
+	if (flags & (MREMAP_FIXED | MREMAP_DONTUNMAP)) {	/* MR-4 (new_addr's alignment: mremap_to) */
+		if (!(flags & MREMAP_MAYMOVE))
 			return -EINVAL;
 		if ((flags & MREMAP_DONTUNMAP) && *old_len != *new_len)
 			return -EINVAL;
@@ -204,10 +204,12 @@ static long mremap_to(struct mm *mm, struct vma *v, unsigned long old, unsigned 
 {
 	long err;
 
+	if (new_addr & (PAGE_SIZE - 1))
+		return -EINVAL;	/* MR-4: after the lookup of old (MR-5, MR-6), as in Linux */
 	if (new_len > TASK_SIZE || new_addr > TASK_SIZE - new_len)
 		return -EINVAL;	/* MR-8 */
-	if (new_addr < old + MAX(old_len, new_len) && old < new_addr + new_len)
-		return -EINVAL;	/* MR-8: overlap */
+	if (new_addr < old + old_len && old < new_addr + new_len)
+		return -EINVAL;	/* MR-8: overlap with the old range as given (old_len) */
 	if ((u64)mm->nvmas + 2 + 3 >= sysctl_max_map_count)
 		return -ENOMEM;	/* OC-12: the two unmaps may add a VMA each, and the move needs 3 */
 	if (flags & MREMAP_FIXED) {
@@ -302,7 +304,7 @@ long mm_mremap(struct mm *mm, unsigned long old, unsigned long old_len, unsigned
 	bool populate, write;
 	long r;
 
-	r = mremap_check(mm, old, &old_len, &new_len, flags, new_addr, &v);
+	r = mremap_check(mm, old, &old_len, &new_len, flags, &v);
 	if (r)
 		return r;
 	populate = (v->flags & VM_LOCKED_MASK) == VM_LOCKED && new_len > old_len;

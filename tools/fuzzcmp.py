@@ -84,9 +84,15 @@ def main(argv):
     results, notes = [], []
     last_call = None
     state = None
-    n = min(len(a), len(b))
-    for i in range(n):
-        x, y = a[i], b[i]
+    # The "M" lines of a dump list VMA pieces, whose number may differ while
+    # the VMAs are the same (the digest after them says whether it matters):
+    # they are left out of the walk, which pairs the other lines in order.
+    ka = [k for k, s in enumerate(a) if not s.lstrip('c').startswith('M ')]
+    kb = [k for k, s in enumerate(b) if not s.lstrip('c').startswith('M ')]
+    n = min(len(ka), len(kb))
+    for j in range(n):
+        i = ka[j]	# the line in ours, for the context and the dumps shown
+        x, y = a[i], b[kb[j]]
         mx = CALL.match(x)
         if mx:
             last_call = i
@@ -105,17 +111,15 @@ def main(argv):
                     notes.append('%s@%s: same VMAs, split differently (vmas ours %s, linux %s)' %
                                  (dx.group(1), dx.group(2), fx.get('vmas'), fy.get('vmas')))
                 continue
-            state = (i, dx.group(1) + '@' + dx.group(2), bad, x, y)
+            state = (i, dx.group(1) + '@' + dx.group(2), bad, x, y, kb[j])
             break
-        if x.lstrip('c').startswith('M ') or y.lstrip('c').startswith('M '):
-            # VMA pieces differ: the digest that follows says whether it matters.
-            continue
-        state = (i, 'line %d' % i, ['stream'], x, y)
+        state = (i, 'line %d' % i, ['stream'], x, y, kb[j])
         break
     else:
-        if len(a) != len(b):
-            state = (n, 'end of the shorter log', ['length'], a[n] if n < len(a) else '(end)',
-                     b[n] if n < len(b) else '(end)')
+        if len(ka) != len(kb):
+            state = (ka[n] if n < len(ka) else len(a), 'end of the shorter log', ['length'],
+                     a[ka[n]] if n < len(ka) else '(end)', b[kb[n]] if n < len(kb) else '(end)',
+                     kb[n] if n < len(kb) else len(b))
 
     for call, args, rx, ry in results[:40]:
         print('result divergence: call %s %s: ours %s, linux %s' % (call, args, rx or '(none)', ry or '(none)'))
@@ -126,7 +130,7 @@ def main(argv):
     if len(notes) > 5:
         print('note: ... %d more split differences' % (len(notes) - 5))
     if state:
-        i, where, what, x, y = state
+        i, where, what, x, y, ib = state
         print('state divergence at %s (%s):' % (where, ', '.join(what)))
         print('  ours:  ' + x)
         print('  linux: ' + y)
@@ -134,13 +138,13 @@ def main(argv):
         print('  calls before it (ours):')
         for s in a[start:i]:
             print('    ' + s)
-        da, db = dumps_before(a, i), dumps_before(b, i)
+        da, db = dumps_before(a, i), dumps_before(b, ib)
         if da or db:
             print('  last VMA dump, ours | linux:')
             for k in range(max(len(da), len(db))):
                 print('    %-40s | %s' % (da[k] if k < len(da) else '', db[k] if k < len(db) else ''))
     if not results and not state:
-        print('same: %d lines compared' % n)
+        print('same: %d lines compared (VMA dump lines aside)' % n)
     if incomplete:
         return 2
     return 1 if results or state else 0

@@ -15,6 +15,8 @@ log() {	# log FILE RESULT2 MEM END: a small fuzzer log (with /init's prefix on s
 		echo "000002 munmap W+0x8000 0x1000 = $2"
 		echo "# mmfuzz: 000003 touch r W+0x100 = ok 0x00"
 		echo "M W+0x0-W+0x1000 rw-p"
+		[ -n "${PIECES:-}" ] && echo "M W+0x1000-W+0x2000 rw-p"
+		[ -n "${PIECES:-}" ] && echo "000004 munmap W+0x9000 0x1000 = 0"
 		echo "@000003 maps=1 raw=2 mem=$3 heap=4 brk=H+0x0 vmas=1/1 log=5"
 		[ -n "$4" ] && echo "mmfuzz: done seed=1 calls=3 log=5"
 	} >"$1"
@@ -39,10 +41,15 @@ log "$t/same" 0 7 done
 log "$t/errno" "-EINVAL(22)" 7 done
 log "$t/mem" 0 8 done
 log "$t/short" 0 7 ""
+PIECES=1 log "$t/pieces" 0 7 done
 check "identical logs are the same" 0 "^same: " "$t/a" "$t/same"
 check "a different result is named with its call" 1 \
 	"^result divergence: call 000002 munmap W\+0x8000 0x1000: ours = 0, linux = -EINVAL" "$t/a" "$t/errno"
 check "different memory is a state divergence at its digest" 1 "^state divergence at @000003 \(mem\)" "$t/a" "$t/mem"
 check "a run without its done line did not complete" 2 "ours: .*no end line" "$t/short" "$t/a"
+# One more VMA piece in a dump: not a divergence, and the calls after it still pair up.
+PIECES=1 log "$t/pieces-b" 0 7 done
+sed -i '/^M W+0x1000-W+0x2000/d' "$t/pieces-b"
+check "a dump with fewer VMA pieces does not shift the lines after it" 0 "^same: " "$t/pieces" "$t/pieces-b"
 echo "1..$n"
 exit $fail

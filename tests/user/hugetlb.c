@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include "tap.h"
@@ -150,6 +151,30 @@ static void test_pool_and_mapping(unsigned long hsz)
 	}
 	munmap(area, (size_t)(to - area));
 
+	errno = 0;
+	r = (char *)syscall(SYS_mremap, p, 2 * hsz, 2 * hsz, 0, p + 4096);
+	tap_ok(r == MAP_FAILED && errno == EINVAL,
+	       "MR-7: mremap of a hugetlb mapping with an unaligned new_addr and no MREMAP_FIXED: EINVAL (errno %d)", errno);
+	/* HT-9: madvise on part of a huge page: an advice that changes nothing is fine */
+	{
+		static const struct { int adv, err; const char *name; } adv[] = {
+			{ 0, 0, "MADV_NORMAL (no change)" }, { 11, 0, "MADV_DOFORK (no change)" },
+			{ 19, 0, "MADV_KEEPONFORK (no change)" }, { 12, 0, "MADV_MERGEABLE (not for hugetlb)" },
+			{ 17, 0, "MADV_DODUMP (no change)" }, { 1, EINVAL, "MADV_RANDOM (a split off the boundary)" },
+			{ 20, EINVAL, "MADV_COLD" }, { 25, EINVAL, "MADV_COLLAPSE" },
+			{ 9, EACCES, "MADV_REMOVE on a private mapping" },
+		};
+
+		for (size_t i = 0; i < sizeof(adv) / sizeof(adv[0]); i++) {
+			int rc;
+
+			errno = 0;
+			rc = madvise(p + 4096, 4096, adv[i].adv);
+			tap_ok(adv[i].err ? rc == -1 && errno == adv[i].err : rc == 0,
+			       "HT-9: %s on one small page of a huge page: %s (errno %d)", adv[i].name,
+			       adv[i].err == EINVAL ? "EINVAL" : adv[i].err ? "EACCES" : "0", errno);
+		}
+	}
 	tap_ok(munmap(p, 2 * hsz) == 0 && meminfo("HugePages_Free") == NPAGES && meminfo("HugePages_Rsvd") == 0,
 	       "munmap gives the page back and drops the reservation (Free %ld, Rsvd %ld)",
 	       meminfo("HugePages_Free"), meminfo("HugePages_Rsvd"));

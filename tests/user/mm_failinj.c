@@ -10,10 +10,20 @@
  * disarms; reading gives "<countdown> <fired>". For each call, N runs from
  * 1 up until the call no longer reaches the Nth allocation (fired did not
  * move). Linux has no such file: every point is skipped there.
+ *
+ * Allocation points each call reaches here (arm64 and MicroBlaze, make
+ * check): mmap 1, mmap MAP_POPULATE 5, mmap MAP_FIXED 3, munmap 2,
+ * mprotect 2, madvise(DONTFORK) 2, madvise(GUARD_INSTALL) 1, mseal 2,
+ * mremap move 1, MREMAP_FIXED 2, mremap in place 1, mremap duplicate 1,
+ * brk 1, fork 20 on arm64 (21 with glibc) / 16 on MicroBlaze (kernel stack, mm, root
+ * table, each VMA and table of this process), mprotect over a huge page 2
+ * (its split takes none). The TAP
+ * line of each says the count it found.
  */
 #include "mm_util.h"
 
-#define NSCEN 17
+#define NSCEN 19
+#define MAXN 512	/* more allocations than any call here makes */
 
 static int ctl = -1;
 static char before[sizeof(mm_procbuf)];
@@ -315,6 +325,79 @@ static void munlockall_unmap3(void)
 	unmap3();
 }
 
+#ifndef MADV_HUGEPAGE
+#define MADV_HUGEPAGE 14
+#endif
+#define THP_SPAN (4UL << 20)	/* a huge leaf: 2 MiB on arm64, 4 MiB on MicroBlaze */
+static char *thp_area;
+static int thp_made;
+
+/* AnonHugePages of /proc/meminfo in kB, or -1. */
+static long anon_huge_kb(void)
+{
+	const char *p;
+
+	if (read_proc("/proc/meminfo") < 0 || !(p = strstr(mm_procbuf, "AnonHugePages:")))
+		return -1;
+	return strtol(p + 14, NULL, 10);
+}
+
+/*
+ * region: 4 MiB of one transparent huge page (or two), written with 'q':
+ * the first aligned block of a fresh area that gets one (a block whose
+ * slot already holds a table, left by an earlier mapping, gets none).
+ */
+static void map_thp(void)
+{
+	thp_area = anon(NULL, 9 * THP_SPAN, PROT_READ | PROT_WRITE, 0);
+	region = (char *)(((unsigned long)thp_area + THP_SPAN - 1) & ~(THP_SPAN - 1));
+	thp_made = 0;
+	for (int i = 0; i < 8 && !thp_made; i++, region += THP_SPAN) {
+		madvise(region, THP_SPAN, MADV_HUGEPAGE);
+		memset(region, 'q', THP_SPAN);
+		thp_made = anon_huge_kb() > 0;
+	}
+	region -= THP_SPAN;
+}
+
+static int c_mprotect_thp(void)
+{
+	if (!thp_made)
+		return EDOM;	/* no huge page to split: the scenario would prove nothing */
+	return ok_or_errno(mprotect(region + PAGE, PAGE, PROT_READ));
+}
+
+static int intact_thp(void)
+{
+	return all_bytes(region, THP_SPAN, 'q');
+}
+
+/* Kept mapped (until exit): the next round needs a place whose huge slot
+ * no table has taken yet, and tables stay after munmap. */
+static void unmap_thp(void)
+{
+	madvise(thp_area, 9 * THP_SPAN, MADV_DONTNEED);
+}
+
+static pid_t child;
+
+/* fork: the child leaves at once; the parent reaps it in fork_cleanup. */
+static int c_fork(void)
+{
+	child = fork();
+	if (child == 0)
+		_exit(0);
+	return child < 0 ? errno : 0;
+}
+
+static void fork_cleanup(void)
+{
+	if (child > 0)
+		waitpid(child, NULL, 0);
+	child = 0;
+	unmap3();
+}
+
 static const struct scen scens[NSCEN] = {
 	{ "mmap", ENOMEM, nothing, c_mmap, intact_none, unmap_res },
 	{ "mmap MAP_POPULATE (failures ignored)", 0, nothing, c_mmap_populate, intact_none, unmap_res },
@@ -333,6 +416,9 @@ static const struct scen scens[NSCEN] = {
 	{ "munlock of a middle page", ENOMEM, map3_locked, c_munlock, intact3, unmap3 },
 	{ "mlock populating fresh memory (EAGAIN, still locked)", EAGAIN, map3_fresh, c_mlock_populate, intact_none, unmap3 },
 	{ "mlockall(MCL_CURRENT) (failures ignored)", 0, map3_fresh, c_mlockall, intact_none, munlockall_unmap3 },
+	{ "fork", ENOMEM, map3, c_fork, intact3, fork_cleanup },
+	{ "mprotect of a page of a transparent huge page (its split needs no memory)", ENOMEM, map_thp,
+	  c_mprotect_thp, intact_thp, unmap_thp },
 };
 
 static void run(const struct scen *s)
@@ -340,7 +426,9 @@ static void run(const struct scen *s)
 	int points = 0, bad = 0;
 	char why[200] = "";
 
-	for (int n = 1; n <= 64; n++) {
+	int n;
+
+	for (n = 1; n <= MAXN; n++) {
 		char num[16];
 		long f0, f1;
 		int err;
@@ -378,6 +466,10 @@ static void run(const struct scen *s)
 		}
 		s->cleanup();
 	}
+	if (n > MAXN && !bad) {
+		bad = 1;
+		snprintf(why, sizeof(why), "still failing after %d allocations", MAXN);
+	}
 	tap_ok(!bad && points > 0, "FI: %s: a failure at each of its %d allocations: %s%s%s%s", s->name, points,
 	       s->want ? "the errno, maps unchanged, data kept" : "success or a clean ENOMEM", bad ? " (" : "",
 	       why, bad ? ")" : "");
@@ -393,8 +485,17 @@ int main(void)
 			tap_skip("no /proc/sys/vm/fail_alloc (not this kernel)");
 		return tap_done();
 	}
-	for (int i = 0; i < NSCEN; i++)
+	for (int i = 0; i < NSCEN; i++) {
+		if (scens[i].setup == map_thp) {
+			map_thp();
+			unmap_thp();
+			if (!thp_made) {	/* no free huge block left at this point of the suite */
+				tap_skip("FI: %s: no transparent huge page could be made", scens[i].name);
+				continue;
+			}
+		}
 		run(&scens[i]);
+	}
 	close(ctl);
 	return tap_done();
 }

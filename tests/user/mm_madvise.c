@@ -1,6 +1,7 @@
 /* mm_madvise.c - madvise(2): argument checks (MA-1..MA-3), holes (MA-4),
  * MADV_DONTNEED, MADV_FREE, MADV_WILLNEED, MADV_REMOVE, MADV_WIPEONFORK
- * (MA-6..MA-10), the hints, and lightweight guard regions
+ * (MA-6..MA-10), the hints, MADV_POPULATE_READ/WRITE and the VMA's
+ * permissions (MA-11), and lightweight guard regions
  * (MADV_GUARD_INSTALL/REMOVE, GD-1..GD-6).
  *
  * Guard regions came with Linux 6.13; `make check-linux` boots 6.12, which
@@ -286,6 +287,88 @@ static void test_guard(void)
 	munmap(h, 6 * PAGE);
 }
 
+/* MA-11: MADV_POPULATE_* honours each VMA's permissions and stops at the first problem. */
+static void test_populate(void)
+{
+	static const struct { int prot, read_err, write_err; const char *name; } cases[] = {
+		{ PROT_EXEC, EINVAL, EINVAL, "PROT_EXEC" },
+		{ PROT_READ, 0, EINVAL, "PROT_READ" },
+		{ PROT_NONE, EINVAL, EINVAL, "PROT_NONE" },
+		{ PROT_READ | PROT_WRITE, 0, 0, "PROT_READ|PROT_WRITE" },
+	};
+	char *p, *h;
+	long before;
+	int r;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		p = anon(NULL, 2 * PAGE, cases[i].prot, 0);
+		for (int w = 0; w < 2; w++) {
+			int want = w ? cases[i].write_err : cases[i].read_err;
+
+			errno = 0;
+			r = madvise(p, 2 * PAGE, w ? MADV_POPULATE_WRITE : MADV_POPULATE_READ);
+			tap_ok(want ? r == -1 && errno == want : r == 0, "MA-11: MADV_POPULATE_%s on %s: %s (errno %d)",
+			       w ? "WRITE" : "READ", cases[i].name, want == EINVAL ? "EINVAL" : "0", errno);
+		}
+		munmap(p, 2 * PAGE);
+	}
+	/* [rw][r-]: the writable page is populated, then EINVAL at the read-only one */
+	p = anon(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, 0);
+	mprotect(p + PAGE, PAGE, PROT_READ);
+	errno = 0;
+	r = madvise(p, 2 * PAGE, MADV_POPULATE_WRITE);
+	before = minflt();
+	p[0] = 1;
+	tap_ok(r == -1 && errno == EINVAL && minflt() - before == 0,
+	       "MA-11: POPULATE_WRITE over [rw][r-]: EINVAL, the first page populated (errno %d, %ld faults)", errno,
+	       minflt() - before);
+	munmap(p, 2 * PAGE);
+	/* [rw][hole][rw]: ENOMEM at the hole; the walk does not go on past it (unlike MA-4) */
+	h = hole(3);
+	p = anon(h, PAGE, PROT_READ | PROT_WRITE, MAP_FIXED);
+	anon(h + 2 * PAGE, PAGE, PROT_READ | PROT_WRITE, MAP_FIXED);
+	errno = 0;
+	r = madvise(h, 3 * PAGE, MADV_POPULATE_WRITE);
+	before = minflt();
+	h[0] = 1;
+	tap_ok(r == -1 && errno == ENOMEM && minflt() - before == 0,
+	       "MA-11: POPULATE_WRITE over [rw][hole][rw]: ENOMEM, the page before the hole populated (errno %d)", errno);
+	before = minflt();
+	h[2 * PAGE] = 1;
+	tap_ok(minflt() - before == 1, "MA-11: ... and the page after the hole was not (%ld faults)", minflt() - before);
+	munmap(h, 3 * PAGE);
+	(void)p;
+}
+
+/* MA-12: the hint advices are VMA flags (a change splits), and droppable memory keeps its own. */
+static void test_hint_flags(void)
+{
+	char *p = anon(NULL, 3 * PAGE, PROT_READ | PROT_WRITE, 0);
+	char *d = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_DROPPABLE | MAP_ANONYMOUS, -1, 0);
+
+	tap_ok(madvise(p + PAGE, PAGE, MADV_RANDOM) == 0 && vm_flag(p + PAGE, "rr") == 1 && vm_flag(p, "rr") == 0 &&
+	       strcmp(shape(p, p + 3 * PAGE), "rw-p:1 rw-p:1 rw-p:1") == 0,
+	       "MA-12: MADV_RANDOM on the middle page: \"rr\" there, the VMA split in three (%s)", shape(p, p + 3 * PAGE));
+	tap_ok(madvise(p + PAGE, PAGE, MADV_SEQUENTIAL) == 0 && vm_flag(p + PAGE, "sr") == 1 && vm_flag(p + PAGE, "rr") == 0,
+	       "MA-12: MADV_SEQUENTIAL replaces it with \"sr\"");
+	tap_ok(madvise(p, 3 * PAGE, MADV_NORMAL) == 0 && strcmp(shape(p, p + 3 * PAGE), "rw-p:3") == 0,
+	       "MA-12: MADV_NORMAL clears both: one VMA again (%s)", shape(p, p + 3 * PAGE));
+	tap_ok(madvise(p, PAGE, MADV_DONTDUMP) == 0 && vm_flag(p, "dd") == 1 && vm_flag(p + PAGE, "dd") == 0,
+	       "MA-12: MADV_DONTDUMP: \"dd\" on that page only");
+	tap_ok(madvise(p, PAGE, MADV_DODUMP) == 0 && strcmp(shape(p, p + 3 * PAGE), "rw-p:3") == 0,
+	       "MA-12: MADV_DODUMP undoes it (%s)", shape(p, p + 3 * PAGE));
+	tap_ok(d != MAP_FAILED && vm_flag(d, "dd") == 1 && vm_flag(d, "wf") == 1,
+	       "MA-12: MAP_DROPPABLE memory is \"dd\" and \"wf\"");
+	errno = 0;
+	tap_ok(madvise(d, PAGE, MADV_KEEPONFORK) == -1 && errno == EINVAL,
+	       "MA-12: MADV_KEEPONFORK on droppable memory: EINVAL (errno %d)", errno);
+	errno = 0;
+	tap_ok(madvise(d, PAGE, MADV_DODUMP) == -1 && errno == EINVAL,
+	       "MA-12: MADV_DODUMP on droppable memory: EINVAL (errno %d)", errno);
+	munmap(p, 3 * PAGE);
+	munmap(d, 2 * PAGE);
+}
+
 int main(void)
 {
 	char *g;
@@ -298,6 +381,8 @@ int main(void)
 	test_free();
 	test_own_image();
 	test_others();
+	test_populate();
+	test_hint_flags();
 	g = anon(NULL, PAGE, PROT_READ | PROT_WRITE, 0);
 	guards = madvise(g, PAGE, MADV_GUARD_INSTALL) == 0;
 	munmap(g, PAGE);

@@ -1,6 +1,7 @@
 /* mm_mmap.c - anonymous mmap(2): the argument checks and their order, the
  * kinds of anonymous mapping, placement, MAP_FIXED and MAP_FIXED_NOREPLACE,
- * MAP_POPULATE, MAP_GROWSDOWN (rows MM-1..MM-16).
+ * MAP_POPULATE, MAP_GROWSDOWN (rows MM-1..MM-16), anonymous MAP_HUGETLB's
+ * type rules (MM-17) and the prot bits mmap ignores (MM-18).
  *
  * Rows not tested here:
  *   MM-1   only the fd rules of anonymous memory and EBADF: no file mappings
@@ -54,6 +55,95 @@ static void test_args(void)
 	errno = 0;
 	p = mmap(NULL, PAGE, PROT_READ, MAP_DROPPABLE | MAP_ANONYMOUS | MAP_LOCKED, -1, 0);
 	tap_ok(p == MAP_FAILED && errno == EINVAL, "MM-11: MAP_DROPPABLE with MAP_LOCKED: EINVAL (errno %d)", errno);
+}
+
+#ifndef MAP_HUGETLB
+#define MAP_HUGETLB 0x40000
+#endif
+#ifndef MAP_SYNC
+#define MAP_SYNC 0x80000
+#endif
+
+/* The order of Linux's checks where several are wrong at once. */
+static void test_order(void)
+{
+	char *p = anon(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, 0), *r;
+	int fds[2];
+
+	errno = 0;
+	r = mmap(NULL, HUGE_LEN, PROT_READ, MAP_ANONYMOUS, -1, 0);
+	tap_ok(r == MAP_FAILED && errno == ENOMEM,
+	       "MM-8, MM-11: a length beyond user space and no map type: ENOMEM, the length first (errno %d)", errno);
+	errno = 0;
+	r = mmap(p, PAGE, PROT_READ, MAP_FIXED_NOREPLACE | MAP_ANONYMOUS, -1, 0);
+	tap_ok(r == MAP_FAILED && errno == EEXIST,
+	       "MM-9, MM-11: MAP_FIXED_NOREPLACE over a mapping with no map type: EEXIST, the overlap first (errno %d)",
+	       errno);
+	errno = 0;
+	r = mmap((void *)(HUGE_LEN + 1), PAGE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+	tap_ok(r == MAP_FAILED && errno == ENOMEM,
+	       "MM-8: MAP_FIXED unaligned and past user space: ENOMEM, the end first (errno %d)", errno);
+	if (pipe(fds) == 0) {
+		errno = 0;
+		r = mmap(NULL, PAGE, PROT_READ, MAP_PRIVATE | MAP_HUGETLB, fds[0], 0);
+		tap_ok(r == MAP_FAILED && errno == EINVAL,
+		       "MM-1: MAP_HUGETLB on a file that is not hugetlbfs (a pipe): EINVAL, before the file's own checks (errno %d)",
+		       errno);
+		errno = 0;
+		r = mmap(NULL, PAGE, PROT_READ, MAP_DROPPABLE, fds[0], 0);
+		tap_ok(r == MAP_FAILED && errno == EINVAL,
+		       "MM-11: MAP_DROPPABLE of a file (a pipe, which cannot be mapped): EINVAL, the type first (errno %d)",
+		       errno);
+		close(fds[0]);
+		close(fds[1]);
+	} else {
+		tap_ok(0, "pipe for the MAP_HUGETLB fd point (errno %d)", errno);
+	}
+	munmap(p, 2 * PAGE);
+}
+
+/* MM-17: an anonymous MAP_HUGETLB mapping follows the type rules of a file mapping. */
+static void test_hugetlb_type(void)
+{
+	int base = MAP_ANONYMOUS | MAP_HUGETLB | MAP_NORESERVE;	/* NORESERVE: maps without a pool */
+	size_t len = 4UL << 20;	/* one or two huge pages on every target */
+	char *r;
+
+	errno = 0;
+	r = mmap(NULL, len, PROT_READ, MAP_PRIVATE | MAP_GROWSDOWN | base, -1, 0);
+	tap_ok(r == MAP_FAILED && errno == EINVAL, "MM-17: MAP_HUGETLB with MAP_GROWSDOWN: EINVAL (errno %d)", errno);
+	if (r != MAP_FAILED)
+		munmap(r, len);
+	errno = 0;
+	r = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED_VALIDATE | base, -1, 0);
+	tap_ok(r != MAP_FAILED && strcmp(shape(r, r + len), "rw-s:1024") == 0,
+	       "MM-17: MAP_SHARED_VALIDATE with MAP_HUGETLB maps a shared mapping (errno %d, %s)", errno,
+	       r == MAP_FAILED ? "-" : shape(r, r + len));
+	if (r != MAP_FAILED)
+		munmap(r, len);
+	errno = 0;
+	r = mmap(NULL, len, PROT_READ, MAP_SHARED_VALIDATE | MAP_SYNC | base, -1, 0);
+	tap_ok(r == MAP_FAILED && errno == EOPNOTSUPP,
+	       "MM-17: MAP_SHARED_VALIDATE with MAP_HUGETLB and a flag hugetlbfs lacks (MAP_SYNC): EOPNOTSUPP (errno %d)",
+	       errno);
+	errno = 0;
+	r = mmap(NULL, len, PROT_READ, MAP_DROPPABLE | base, -1, 0);
+	tap_ok(r == MAP_FAILED && errno == EINVAL, "MM-17: MAP_DROPPABLE with MAP_HUGETLB: EINVAL (errno %d)", errno);
+}
+
+/* MM-18: mmap ignores prot bits it does not know (mprotect does not). */
+static void test_prot_bits(void)
+{
+	char *r = mmap(NULL, PAGE, PROT_READ | PROT_WRITE | 0x10000, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	tap_ok(r != MAP_FAILED && strcmp(shape(r, r + PAGE), "rw-p:1") == 0,
+	       "MM-18: mmap with an unknown prot bit (0x10000): mapped rw-p (errno %d)", r == MAP_FAILED ? errno : 0);
+	if (r != MAP_FAILED)
+		munmap(r, PAGE);
+	r = mmap(NULL, PAGE, PROT_READ | PROT_SEM, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	tap_ok(r != MAP_FAILED && strcmp(shape(r, r + PAGE), "r--p:1") == 0, "MM-18: mmap with PROT_SEM: mapped r--p");
+	if (r != MAP_FAILED)
+		munmap(r, PAGE);
 }
 
 static void test_kinds(void)
@@ -177,6 +267,15 @@ static void test_growsdown(void)
 	tap_ok(p == top && vm_flag(p, "gd") == 1, "MM-15: MAP_GROWSDOWN: \"gd\" in VmFlags");
 	tap_ok(can_write(p - 1) && can_write(p - 2 * PAGE) && strcmp(shape(p - 4 * PAGE, p + 2 * PAGE), "hole:2 rw-p:4") == 0,
 	       "MM-15: a touch below it grows the VMA down (%s)", shape(p - 4 * PAGE, p + 2 * PAGE));
+	{	/* its stack guard gap is no place for a new mapping, even as a hint */
+		char *want = p - 10 * PAGE, *q = anon(want, 4 * PAGE, PROT_READ, 0);
+
+		tap_ok(q != MAP_FAILED && q != want,
+		       "MM-15: a hint inside the guard gap below a MAP_GROWSDOWN mapping is not taken (%p, hint %p)", q,
+		       want);
+		if (q != MAP_FAILED && (q < h || q >= h + 1024 * PAGE))
+			munmap(q, 4 * PAGE);
+	}
 	munmap(h, 1024 * PAGE);
 }
 
@@ -185,6 +284,9 @@ int main(void)
 	tap_init();
 	probe_init();
 	test_args();
+	test_order();
+	test_hugetlb_type();
+	test_prot_bits();
 	test_kinds();
 	test_placement();
 	test_fixed();

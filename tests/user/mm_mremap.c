@@ -68,12 +68,29 @@ static void test_args(void)
 	r = mremap(h, PAGE, PAGE, MREMAP_MAYMOVE);
 	tap_ok(r == MAP_FAILED && errno == EFAULT, "MR-5: nothing mapped at the old address: EFAULT (errno %d)", errno);
 	errno = 0;
+	r = mremap(h, PAGE, PAGE, MREMAP_MAYMOVE | MREMAP_FIXED, h + 1);
+	tap_ok(r == MAP_FAILED && errno == EFAULT,
+	       "MR-5, MR-4: nothing mapped at the old address and an unaligned new one: EFAULT, the lookup first (errno %d)",
+	       errno);
+	errno = 0;
 	r = mremap(p, PAGE, PAGE, MREMAP_MAYMOVE | MREMAP_FIXED, (void *)-PAGE);
 	tap_ok(r == MAP_FAILED && errno == EINVAL, "MR-8: a new address above the user address space: EINVAL (errno %d)",
 	       errno);
 	errno = 0;
 	r = mremap(p, 2 * PAGE, 2 * PAGE, MREMAP_MAYMOVE | MREMAP_FIXED, p + PAGE);
 	tap_ok(r == MAP_FAILED && errno == EINVAL, "MR-8: new range overlapping the old one: EINVAL (errno %d)", errno);
+	{	/* MR-8: the overlap is with the old range as given: growing onto its own tail is a move */
+		char *q = anon(NULL, 3 * PAGE, PROT_READ | PROT_WRITE, 0), *m;
+
+		munmap(q + PAGE, 2 * PAGE);
+		q[0] = 42;
+		errno = 0;
+		m = mremap(q, PAGE, 2 * PAGE, MREMAP_MAYMOVE | MREMAP_FIXED, q + PAGE);
+		tap_ok(m == q + PAGE && m[0] == 42 && strcmp(shape(q, q + 3 * PAGE), "hole:1 rw-p:2") == 0,
+		       "MR-8: MREMAP_FIXED growing one page to two at the page after it: moved (errno %d, %s)", errno,
+		       shape(q, q + 3 * PAGE));
+		munmap(q, 3 * PAGE);
+	}
 	errno = 0;
 	r = mremap(p, 0, PAGE, MREMAP_MAYMOVE);
 	tap_ok(r == MAP_FAILED && errno == EINVAL, "MR-12: old length 0 on private memory: EINVAL (errno %d)", errno);

@@ -1,6 +1,7 @@
 /* thp.c - transparent huge pages: a fault in a MADV_HUGEPAGE region maps a
  * whole huge leaf; mprotect of one small page, MADV_DONTNEED of another and
  * a partial munmap split it without losing data; fork keeps the data.
+ * MADV_COLLAPSE (MA-13) makes one from small pages, and its errno values.
  *
  * Whether Linux gives a huge page depends on its policy and on free memory,
  * so the checks that a huge leaf was used ("AnonHugePages", the page-table
@@ -91,6 +92,61 @@ static int intact(const unsigned char *p, unsigned long len, unsigned long hole,
 	return 1;
 }
 
+#ifndef MADV_COLLAPSE
+#define MADV_COLLAPSE 25
+#endif
+#ifndef MADV_NOHUGEPAGE
+#define MADV_NOHUGEPAGE 15
+#endif
+
+/* madvise(p, len, MADV_COLLAPSE) == want (0, or -1 with errno want) */
+static int collapse_is(void *p, unsigned long len, int want)
+{
+	int r;
+
+	errno = 0;
+	r = madvise(p, len, MADV_COLLAPSE);
+	return want ? r == -1 && errno == want : r == 0;
+}
+
+/* MA-13: MADV_COLLAPSE (without MADV_HUGEPAGE: it ignores the policy). */
+static void test_collapse(unsigned long huge, int teachos)
+{
+	unsigned char *raw = mmap(NULL, 4 * huge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	unsigned char *p = (unsigned char *)(((uintptr_t)raw + huge - 1) & ~(uintptr_t)(huge - 1));
+	unsigned char *s;
+
+	if (raw == MAP_FAILED) {
+		tap_ok(0, "mmap for MADV_COLLAPSE (errno %d)", errno);
+		return;
+	}
+	p[7] = 7;
+	p[100 * PAGE] = 100;
+	tap_ok(collapse_is(p, huge, 0) && p[7] == 7 && p[100 * PAGE] == 100 && p[PAGE] == 0,
+	       "MA-13: MADV_COLLAPSE of a block with two written pages: 0, the data kept, the rest zero (errno %d)", errno);
+	if (teachos)
+		tap_ok(smaps_anon_huge(p) >= (long)(huge >> 10), "MA-13: ... and one huge leaf maps it (%ld kB)",
+		       smaps_anon_huge(p));
+	tap_ok(collapse_is(p, huge, 0), "MA-13: collapsing it again: 0 (errno %d)", errno);
+	tap_ok(collapse_is(p + huge + PAGE, 2 * PAGE, EINVAL),
+	       "MA-13: a range inside one block, short of its end: EINVAL (errno %d)", errno);
+	tap_ok(collapse_is(p + huge + PAGE, huge - PAGE, 0),
+	       "MA-13: a range that ends at the block's end, holding no whole block: 0 (errno %d)", errno);
+	tap_ok(collapse_is(p + 2 * huge, huge, EINVAL), "MA-13: a block nothing was written to: EINVAL (errno %d)", errno);
+	p[huge] = 1;
+	mprotect(p + huge, huge, PROT_READ);
+	tap_ok(collapse_is(p + huge, huge, EINVAL) && p[huge] == 1,
+	       "MA-13: a block whose pages are all read-only: EINVAL (errno %d)", errno);
+	madvise(p + 2 * huge, huge, MADV_NOHUGEPAGE);
+	p[2 * huge] = 1;
+	tap_ok(collapse_is(p + 2 * huge, huge, EINVAL), "MA-13: a MADV_NOHUGEPAGE block: EINVAL (errno %d)", errno);
+	munmap(raw, 4 * huge);
+	s = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	s[0] = 1;
+	tap_ok(collapse_is(s, PAGE, EINVAL), "MA-13: a mapping too small for a huge page: EINVAL (errno %d)", errno);
+	munmap(s, PAGE);
+}
+
 int main(void)
 {
 	unsigned long huge = 2UL << 20, len;
@@ -150,5 +206,6 @@ int main(void)
 
 	tap_ok(munmap(p + huge / 2, PAGE) == 0 && intact(p, huge / 2, 0, 0), "partial munmap keeps the rest");
 	munmap(raw, len + huge);
+	test_collapse(huge, teachos);
 	return tap_done();
 }

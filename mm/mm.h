@@ -32,6 +32,7 @@
 #define VM_HUGE_RESV	0x00800000u	/* hugetlb: reserves its pages (no MAP_NORESERVE) */
 #define VM_HUGE_LEVEL_SHIFT 24		/* hugetlb: page-table level of its leaves (2 bits) */
 #define VM_HUGE_LEVEL(l) ((unsigned)(l) << VM_HUGE_LEVEL_SHIFT)
+/* VM_LOCKED, VM_LOCKONFAULT (vma.h)	0x10000000u, 0x20000000u */
 
 /* Linux's stack_guard_gap: kept free below a VM_GROWSDOWN VMA (MM-15). */
 #define MM_STACK_GUARD_GAP (256 * PAGE_SIZE)

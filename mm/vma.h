@@ -44,8 +44,8 @@
 #define VM_STACK	0x0200u	/* the main stack ("[stack]") */
 #define VM_HEAP		0x0400u	/* the brk area ("[heap]") */
 #define VM_ACCOUNT	0x0800u	/* its pages are charged to the commit count (mm/commit.h) */
-#define VM_LOCKED	0x1000u	/* mlock(): counted in mm->locked_vm, populated when locked (mm/mlock.c) */
-#define VM_LOCKONFAULT	0x2000u	/* with VM_LOCKED: pages are locked as they fault in, not populated */
+#define VM_LOCKED	0x10000000u	/* mlock(): counted in mm->locked_vm, populated when locked (mm/mlock.c) */
+#define VM_LOCKONFAULT	0x20000000u	/* with VM_LOCKED: pages are locked as they fault in, not populated */
 #define VM_LOCKED_MASK	(VM_LOCKED | VM_LOCKONFAULT)
 #define VM_HUGETLB	0x00400000u	/* MAP_HUGETLB: never merged with a neighbour */
 #define VM_ACCESS	(VM_READ | VM_WRITE | VM_EXEC)

@@ -129,17 +129,30 @@ static void map_image(void)
 	map_image_part(_data, _end, PT_READ | PT_WRITE);
 }
 
-/* Make the level-0 entry covering va in kernel_space point at the same
- * subtree as in boot_space (the fixmap and ioremap areas). */
+/*
+ * Make kernel_space reach the same subtree for va as boot_space (the
+ * fixmap and ioremap areas): link boot_space's entry at the first level
+ * where kernel_space has nothing yet. That is level 0 unless the layout's
+ * top table is so small that the image shares the entry (16K, 48-bit).
+ */
 static void share_subtree(unsigned long va)
 {
 	struct pt_cursor from, to;
+	int level = 0;
 
-	pt_walk(&boot_space, va, 0, false, &from);
-	pt_walk(&kernel_space, va, 0, false, &to);
-	if (!arch_pte_valid(from.val))
+	for (;;) {
+		pt_walk(&kernel_space, va, level, false, &to);
+		if (to.level != level || !arch_pte_is_table(to.val, level) || level == PT_LAST_LEVEL - 1)
+			break;
+		level++;
+	}
+	pt_walk(&boot_space, va, to.level, false, &from);
+	if (from.level != to.level || !arch_pte_valid(from.val))
 		return;
-	pte_update(&kernel_space, to.ptep, to.val, from.val, to.va, 0);
+	if (arch_pte_valid(to.val))
+		panic("share_subtree: va 0x%lx: the kernel's level-%d entry 0x%llx is in use", va,
+		      to.level, (unsigned long long)to.val);
+	pte_update(&kernel_space, to.ptep, to.val, from.val, to.va, to.level);
 }
 
 /*

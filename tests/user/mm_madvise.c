@@ -130,8 +130,13 @@ static __attribute__((noinline)) int text_probe(int x)
 	return x * 3 + 1;
 }
 
-/* A page of initialised data of our own (nothing else shares its page). */
-static char data_page[2 * PAGE] __attribute__((aligned(4096))) = { [0] = 11, [PAGE - 1] = 22 };
+/*
+ * A page of initialised data of our own (nothing else shares its page),
+ * sized and aligned for the largest page size (64 KiB); its first and
+ * last bytes of the first page are found at run time.
+ */
+#define MAX_PAGE 65536
+static char data_page[2 * MAX_PAGE] __attribute__((aligned(MAX_PAGE))) = { [0] = 11, [MAX_PAGE - 1] = 22 };
 
 /*
  * MA-6/MA-7 on the program's own file mappings: its text and data are
@@ -155,10 +160,10 @@ static void test_own_image(void)
 	tap_ok(madvise((void *)s, e - s, MADV_FREE) == -1 && errno == EINVAL && text_probe(5) == 16,
 	       "MA-7: MADV_FREE over our own text (a file mapping): EINVAL (errno %d)", errno);
 	d[0] = 99;
-	d[PAGE - 1] = 98;
-	tap_ok(madvise(data_page, PAGE, MADV_DONTNEED) == 0 && d[0] == 11 && d[PAGE - 1] == 22,
+	d[MAX_PAGE - 1] = 98;
+	tap_ok(madvise(data_page, MAX_PAGE, MADV_DONTNEED) == 0 && d[0] == 11 && d[MAX_PAGE - 1] == 22,
 	       "MA-6: MADV_DONTNEED over written initialised data: it reads the file's bytes again (%d, %d)",
-	       d[0], d[PAGE - 1]);
+	       d[0], d[MAX_PAGE - 1]);
 }
 
 static void test_others(void)

@@ -147,8 +147,8 @@ check_granule:
 	b	3b
 
 no_granule_msg:
-	.ascii	"panic: this CPU lacks the " GRANULE_NAME " translation granule (ID_AA64MMFR0_EL1.TGran"
-	.ascii	GRANULE_NAME "), which this kernel was built for; rebuild with another GRANULE= or use -cpu max\r\n"
+	.ascii	"panic: this CPU lacks the " GRANULE_NAME " translation granule (ID_AA64MMFR0_EL1." TGRAN_FIELD
+	.ascii	"), which this kernel was built for; rebuild with another GRANULE= or use -cpu max\r\n"
 	.asciz	"kernel-exit: status=1\r\n"
 	.balign	4
 

@@ -88,13 +88,16 @@
 #endif
 #define TCR_TSZ            (64 - VA_BITS)
 
-/* A short name of the layout for the boot banner, e.g. "16K/47-bit/3 levels". */
+/* The granule's name, and its ID_AA64MMFR0_EL1 field, for messages. */
 #if GRANULE_SHIFT == 12
 #define GRANULE_NAME       "4K"
+#define TGRAN_FIELD        "TGran4"
 #elif GRANULE_SHIFT == 14
 #define GRANULE_NAME       "16K"
+#define TGRAN_FIELD        "TGran16"
 #else
 #define GRANULE_NAME       "64K"
+#define TGRAN_FIELD        "TGran64"
 #endif
 
 #endif

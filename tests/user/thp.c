@@ -96,7 +96,7 @@ int main(void)
 {
 	/* The PMD size: one last-level table's reach (arm64: 2M, 32M or 512M by page size). */
 	unsigned long huge = PAGE * (PAGE / 8), len;
-	char want[32];
+	static char want[32];
 	int teachos = on_teachos(), st;
 	unsigned char *raw, *p;
 	volatile int sig;

@@ -279,9 +279,11 @@ static void banner_layout(void)
 	unsigned parange = mmfr0 & 0xf, tg16 = (mmfr0 >> 20) & 0xf, tg64 = (mmfr0 >> 24) & 0xf;
 	unsigned tg4 = (mmfr0 >> 28) & 0xf, varange = (mmfr2 >> 16) & 0xf;
 
-	printk("layout: %s granule, %d-bit VA, %d levels (first hardware level %d), largest leaf %llu MiB\n",
+	printk("layout: %s granule, %d-bit VA, %d levels (first hardware level %d), largest leaf %llu MiB, "
+	       "contiguous runs of %u pages and %u blocks of %llu MiB\n",
 	       GRANULE_NAME, VA_BITS, PT_LEVELS, PT_HW_FIRST_LEVEL,
-	       (unsigned long long)(pt_level_size(PT_LARGEST_LEAF_LEVEL) >> 20));
+	       (unsigned long long)(pt_level_size(PT_LARGEST_LEAF_LEVEL) >> 20), arch_pt_cont_entries(PT_LAST_LEVEL),
+	       arch_pt_cont_entries(PT_LAST_LEVEL - 1), (unsigned long long)(pt_level_size(PT_LAST_LEVEL - 1) >> 20));
 	printk("cpu: granules 4K %s, 16K %s, 64K %s; PA %u bits; FEAT_LPA %s, FEAT_LVA %s, FEAT_LPA2 %s\n",
 	       tg4 == 0xf ? "no" : "yes", tg16 ? "yes" : "no", tg64 == 0xf ? "no" : "yes",
 	       parange < 7 ? pa_bits[parange] : 0, parange >= 6 ? "yes" : "no",

@@ -12,7 +12,8 @@
 #   user tables   page-table pages the 1 GiB touched region added (MADV_NOHUGEPAGE)
 #   largest leaf  the largest block the layout has
 #   TLB/1G lm     TLB entries to cover 1 GiB of the linear map (largest block,
-#                 or a contiguous run of PMD blocks where that is larger)
+#                 or a contiguous run of PMD blocks where that is larger and
+#                 still fits in the 1 GiB)
 #   TLB/1G user   TLB entries for the 1 GiB of user pages (one per page)
 #   fault, mprotect  mmbench's anon_fault_page and mprotect_1page (instructions)
 # Logs: build/layouts/<layout>.log. Environment: LAYOUTS_TIMEOUT (default 900 s).
@@ -55,7 +56,8 @@ for l in $layouts; do
 	tlb='?'
 	if [ -n "$big" ] && [ -n "$pmd" ]; then
 		run=$big
-		[ "$big" = "$pmd" ] && run=$((pmd * nb))	# contiguous PMD blocks
+		# a contiguous run of PMD blocks, where it fits in the 1 GiB (16K: 32 x 32M)
+		[ "$big" = "$pmd" ] && [ $((pmd * nb)) -le 1024 ] && run=$((pmd * nb))
 		[ "$run" -ge 1024 ] && tlb=1 || tlb=$((1024 / run))
 	fi
 	rows+=("$g/$v | ${lv:-?} | ${lmt:-?} | ${ut:-?} | ${big:-?}M | $tlb | ${up:-?} | ${fault:-?} | ${mprot:-?}")

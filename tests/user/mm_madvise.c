@@ -132,10 +132,13 @@ static __attribute__((noinline)) int text_probe(int x)
 
 /*
  * A page of initialised data of our own (nothing else shares its page),
- * sized and aligned for the largest page size (64 KiB); its first and
- * last bytes of the first page are found at run time.
+ * sized and aligned for the largest page size (arm64: 64 KiB).
  */
+#if defined(__aarch64__)
 #define MAX_PAGE 65536
+#else
+#define MAX_PAGE 4096	/* MicroBlaze: 4 KiB pages (and a 32 KiB alignment limit) */
+#endif
 static char data_page[2 * MAX_PAGE] __attribute__((aligned(MAX_PAGE))) = { [0] = 11, [MAX_PAGE - 1] = 22 };
 
 /*

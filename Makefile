@@ -32,7 +32,7 @@ INCLUDES := -Iinclude -Ikernel -Imm -Ifs -Idrivers -Iarch/$(ARCH)/include
 CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -ffreestanding -nostdlib \
 	-fno-stack-protector -fno-omit-frame-pointer -fno-common $(ARCH_CFLAGS) \
 	$(INCLUDES) -DEARLYCON=$(EARLYCON)
-ASFLAGS := $(ARCH_CFLAGS) $(INCLUDES) -D__ASSEMBLER__
+ASFLAGS := $(ARCH_CFLAGS) $(INCLUDES) -D__ASSEMBLER__ -DEARLYCON=$(EARLYCON)
 
 SRCS := $(wildcard kernel/*.c) $(wildcard mm/*.c) $(wildcard fs/*.c) $(wildcard tests/kernel/*.c) $(ARCH_SRCS)
 OBJS := $(patsubst %,$(BUILD)/obj/%.o,$(SRCS))

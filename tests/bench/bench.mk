@@ -38,3 +38,14 @@ $(HUGEBENCH_TESTLIB): $(USER_BUILD)/obj/tests/bench/hugebench.c.o $(USER_LIBC_CR
 	@mkdir -p $(dir $@)
 	@echo "  LD [$(USER_TARGET)] $@"
 	@$(USER_CC) $(USER_CFLAGS) $(USER_LDFLAGS) -o $@ $(USER_LIBC_CRT0) $< $(USER_LIBC_A) -lgcc
+
+# `make layouts` (tools/layouts.sh): the layout probe as /init, mmbench beside it.
+LAYOUTPROBE_GLIBC := build/linux-arm64/bench/layoutprobe
+$(LAYOUTPROBE_GLIBC): tests/bench/layoutprobe.c
+	@mkdir -p $(dir $@)
+	@echo "  CC [glibc] $@"
+	@$(USER_LINUX_CC) -std=gnu11 -O2 -Wall -Wextra -Werror -static -D_GNU_SOURCE -o $@ $<
+
+.PHONY: layouts
+layouts: setup $(LAYOUTPROBE_GLIBC) $(BENCH_GLIBC)
+	@bash tools/layouts.sh

@@ -43,7 +43,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
-#define PAGE 4096UL
+#define PAGE ((unsigned long)getpagesize())	/* 4, 16 or 64 KiB on arm64 */
 #define KIB128 (128 * 1024UL)
 
 #ifdef __GLIBC__

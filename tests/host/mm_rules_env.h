@@ -13,10 +13,11 @@ struct proc;
 /* RAM: the linear map covers all of it; the page pool is its first part,
  * memblock (the kernel's own tables) takes pages from its top. */
 #define ENV_RAM_BASE	0x40000000ULL
-#define ENV_RAM_SIZE	(64ULL << 20)
+/* 4K pages: a 32 MiB pool; larger pages: 128 MiB (four 16K-layout huge pages). */
+#define ENV_POOL_SIZE	(PAGE_SIZE == 4096 ? (32ULL << 20) : (128ULL << 20))
+#define ENV_RAM_SIZE	(2 * ENV_POOL_SIZE)
 #define ENV_POOL_BASE	ENV_RAM_BASE
-#define ENV_POOL_SIZE	(32ULL << 20)
-#define ENV_POOL_PAGES	(ENV_POOL_SIZE / 4096)
+#define ENV_POOL_PAGES	(ENV_POOL_SIZE / PAGE_SIZE)
 
 /* Start over: TLB model reset, empty pool, linear map built, MMU on,
  * a fresh current process (no mm yet, no resource limits). */

@@ -1,7 +1,10 @@
 /*
  * tlb_model.c - physical memory, table walker and TLB of one simulated
- * arm64 CPU (4 KiB granule, 48-bit VA), checking every descriptor change
- * the code under test makes. See tlb_model.h for what is reported.
+ * arm64 CPU, checking every descriptor change the code under test makes.
+ * See tlb_model.h for what is reported. The granule and VA size are the
+ * build's (GRANULE_SHIFT, VA_BITS: 4K/48 unless the Makefile says
+ * otherwise, see tests/host/pgtable.mk); the level count, the levels that
+ * may hold blocks and the contiguous-run lengths follow from them here.
  *
  * Descriptor bits are decoded here from the architecture (Arm ARM D8.3),
  * not from asm/pgtable.h, so the model is an independent opinion.
@@ -29,7 +32,20 @@
 /* ---- arm64 descriptor format ---- */
 #define D_VALID  1ULL
 #define D_TABLE  2ULL
-#define D_OA     0x0000fffffffff000ULL
+#ifndef GRANULE_SHIFT
+#define GRANULE_SHIFT 12
+#endif
+#ifndef VA_BITS
+#define VA_BITS 48
+#endif
+#define M_PAGE_SHIFT GRANULE_SHIFT
+#define M_BITS   (M_PAGE_SHIFT - 3)                        /* VA bits per table */
+#define M_LEVELS ((VA_BITS - M_PAGE_SHIFT + M_BITS - 1) / M_BITS)
+#define M_LAST   (M_LEVELS - 1)                            /* the page level */
+#define M_ENTRIES (1u << M_BITS)
+#define D_OA     (0x0000ffffffffffffULL & ~((1ULL << M_PAGE_SHIFT) - 1))
+/* With 16K/64K pages, bits [M_PAGE_SHIFT-1:12] hold no address: RES0 without FEAT_LPA/LPA2. */
+#define D_RES0_LOW (((1ULL << M_PAGE_SHIFT) - 1) & ~0xfffULL)
 #define D_ATTR   (7ULL << 2)
 #define D_SH     (3ULL << 8)
 #define D_NG     (1ULL << 11)
@@ -40,10 +56,9 @@
  * bits [49:48] (bit 50 is GP, 51 DBM). */
 #define D_RES0_TABLE (7ULL << 48)
 #define D_RES0_LEAF  (3ULL << 48)
-#define M_PAGE   4096ULL
-#define M_CONT_N 16
-#define KERNEL_BASE 0xffff000000000000UL
-#define USER_END    0x0001000000000000UL
+#define M_PAGE   (1ULL << M_PAGE_SHIFT)
+#define KERNEL_BASE (~0UL << VA_BITS)
+#define USER_END    (1UL << VA_BITS)
 
 /* TLBI kinds, the same numbers as ARCH_TLBI_* */
 #define K_LEAF 0
@@ -54,7 +69,33 @@ typedef unsigned long long ull;
 
 static unsigned m_shift(int level)
 {
-	return 12 + 9 * (3 - level);
+	return M_PAGE_SHIFT + M_BITS * (M_LAST - level);
+}
+
+/* The Arm ARM's level of our level 'level' (walks of fewer levels start lower). */
+static int hw_level(int level)
+{
+	return level + 4 - M_LEVELS;
+}
+
+/* May a valid non-table descriptor sit at level? Pages last; blocks at
+ * hardware level 2, and 1 with 4K only (no FEAT_LPA2). */
+static bool leaf_allowed(int level)
+{
+	int hw = hw_level(level);
+
+	return hw == 3 || hw == 2 || (hw == 1 && M_PAGE_SHIFT == 12);
+}
+
+/* Entries in a contiguous run at level (Arm ARM D8.7.1); 1: no runs there. */
+static unsigned cont_n(int level)
+{
+	static const unsigned pte[] = { 16, 128, 32 }, pmd[] = { 16, 32, 32 };
+	unsigned g = (M_PAGE_SHIFT - 12) / 2;
+
+	if (level == M_LAST)
+		return pte[g];
+	return level == M_LAST - 1 ? pmd[g] : 1;
 }
 
 static u64 m_size(int level)
@@ -308,14 +349,14 @@ void tlb_model_reset(void)
 
 static unsigned char *phys_page(phys_addr_t pa)
 {
-	u64 *v = hm_find(&M.phys, pa >> 12);
+	u64 *v = hm_find(&M.phys, pa >> M_PAGE_SHIFT);
 	void *p;
 
 	if (v)
 		return (unsigned char *)(uintptr_t)(*v & ~1ULL);
 	p = aligned_alloc(M_PAGE, M_PAGE);
 	memset(p, 0, M_PAGE);
-	hm_put(&M.phys, pa >> 12, (u64)(uintptr_t)p | 1);
+	hm_put(&M.phys, pa >> M_PAGE_SHIFT, (u64)(uintptr_t)p | 1);
 	return p;
 }
 
@@ -335,8 +376,8 @@ void tlb_model_phys_write64(phys_addr_t pa, u64 v)
 /* A store to a page that is not a live table: remember when (see "stores"). */
 static void note_store(phys_addr_t pa)
 {
-	if (!hm_find(&M.tables, pa >> 12))
-		hm_put(&M.stores, pa >> 12, M.epoch);
+	if (!hm_find(&M.tables, pa >> M_PAGE_SHIFT))
+		hm_put(&M.stores, pa >> M_PAGE_SHIFT, M.epoch);
 }
 
 /* Stands for the stores that fill a page (an allocator zeroing it, poison). */
@@ -371,7 +412,7 @@ unsigned long tlb_model_sym_va(const void *sym)
 	M.syms[M.nsyms].p = sym;
 	M.syms[M.nsyms].va = M.img_va + off;
 	M.nsyms++;
-	hm_put(&M.phys, (M.img_pa + off) >> 12, (u64)(uintptr_t)sym);   /* not owned */
+	hm_put(&M.phys, (M.img_pa + off) >> M_PAGE_SHIFT, (u64)(uintptr_t)sym);   /* not owned */
 	return M.img_va + off;
 }
 
@@ -394,7 +435,7 @@ static void unpack_info(u64 v, int *level, unsigned long *va_base, int *asid)
 
 static bool is_table(u64 d, int level)
 {
-	return level < 3 && (d & (D_VALID | D_TABLE)) == (D_VALID | D_TABLE);
+	return level < M_LAST && (d & (D_VALID | D_TABLE)) == (D_VALID | D_TABLE);
 }
 
 /* Is a valid descriptor d at level one the architecture allows? Reported if not. */
@@ -404,10 +445,12 @@ static void check_format(u64 d, int level, unsigned long va)
 
 	if (!(d & D_VALID))
 		return;
-	if (level == 0 && !(d & D_TABLE))
-		why = "a block at level 0";
-	else if (level == 3 && !(d & D_TABLE))
-		why = "a level-3 entry with bit 1 clear (reserved)";
+	if (!(d & D_TABLE) && !leaf_allowed(level))
+		why = "a block at a level that has none";
+	else if (level == M_LAST && !(d & D_TABLE))
+		why = "a last-level entry with bit 1 clear (reserved)";
+	else if (d & D_RES0_LOW)
+		why = "address bits below the granule set (RES0 without FEAT_LPA)";
 	else if (is_table(d, level) && (d & D_RES0_TABLE))
 		why = "RES0 bits [50:48] set in a table descriptor";
 	else if (!is_table(d, level) && (d & D_RES0_LEAF))
@@ -424,12 +467,12 @@ static void check_format(u64 d, int level, unsigned long va)
  */
 static void check_published(phys_addr_t t, int level, unsigned long va_base)
 {
-	u64 *e = hm_find(&M.stores, t >> 12);
+	u64 *e = hm_find(&M.stores, t >> M_PAGE_SHIFT);
 
 	if (e && *e == M.epoch)
 		violation(TLBM_ORDER, "level-%d table 0x%llx linked for va 0x%lx before the stores that "
 			  "filled it were published (no dsb since)", level, (ull)t, va_base);
-	for (unsigned i = 0; level < 3 && i < 512; i++) {
+	for (unsigned i = 0; level < M_LAST && i < M_ENTRIES; i++) {
 		u64 d = tlb_model_phys_read64(t + i * 8);
 
 		if (is_table(d, level))
@@ -439,8 +482,8 @@ static void check_published(phys_addr_t t, int level, unsigned long va_base)
 
 static void register_tree(phys_addr_t t, int level, unsigned long va_base, int asid)
 {
-	hm_put(&M.tables, t >> 12, pack_info(level, va_base, asid));
-	for (unsigned i = 0; i < 512; i++) {
+	hm_put(&M.tables, t >> M_PAGE_SHIFT, pack_info(level, va_base, asid));
+	for (unsigned i = 0; i < M_ENTRIES; i++) {
 		u64 d = tlb_model_phys_read64(t + i * 8);
 
 		check_format(d, level, va_base + ((unsigned long)i << m_shift(level)));
@@ -452,8 +495,8 @@ static void register_tree(phys_addr_t t, int level, unsigned long va_base, int a
 
 static void unregister_tree(phys_addr_t t, int level)
 {
-	hm_del(&M.tables, t >> 12);
-	for (unsigned i = 0; level < 3 && i < 512; i++) {
+	hm_del(&M.tables, t >> M_PAGE_SHIFT);
+	for (unsigned i = 0; level < M_LAST && i < M_ENTRIES; i++) {
 		u64 d = tlb_model_phys_read64(t + i * 8);
 
 		if (is_table(d, level))
@@ -488,9 +531,19 @@ void tlb_model_set_user(phys_addr_t root, int asid)
 
 /* ---- TLB ---- */
 
-/* Leaf sizes a TLB entry can have: pages, 64K runs, 2M, 32M runs, 1G. */
-static const unsigned leaf_shifts[] = { 12, 16, 21, 25, 30 };
-#define N_LEAF_SHIFTS 5
+/*
+ * Leaf sizes a TLB entry can have: pages, page runs, PMD blocks, block
+ * runs, and (4K) 1G blocks. 4K: 4K 64K 2M 32M 1G; 16K: 16K 2M 32M 1G;
+ * 64K: 64K 2M 512M 16G.
+ */
+#define N_LEAF_SHIFTS (M_PAGE_SHIFT == 12 ? 5 : 4)
+static const unsigned leaf_shifts[] = {
+	M_PAGE_SHIFT,
+	M_PAGE_SHIFT + (M_PAGE_SHIFT == 12 ? 4 : M_PAGE_SHIFT == 14 ? 7 : 5),
+	M_PAGE_SHIFT + M_BITS,
+	M_PAGE_SHIFT + M_BITS + 5 - (M_PAGE_SHIFT == 12),
+	M_PAGE_SHIFT == 12 ? 30 : 0,
+};
 
 static u64 tlb_key(bool walk, unsigned idx, unsigned long va, int tag)
 {
@@ -576,12 +629,12 @@ static bool regime_root(unsigned long va, phys_addr_t *root, int *asid)
 	return false;
 }
 
-/* Are the 16 entries of the run holding entry idx of table t consistent? */
+/* Are the entries of the run holding entry idx of table t consistent? */
 static bool cont_run_ok(phys_addr_t t, unsigned idx, int level, u64 d)
 {
-	unsigned first = idx & ~(M_CONT_N - 1u);
+	unsigned first = idx & ~(cont_n(level) - 1u);
 
-	for (unsigned k = 0; k < M_CONT_N; k++) {
+	for (unsigned k = 0; k < cont_n(level); k++) {
 		u64 e = tlb_model_phys_read64(t + (first + k) * 8);
 		u64 want_oa = (d & D_OA) + ((u64)k - (idx - first)) * m_size(level);
 
@@ -599,13 +652,16 @@ static void mwalk(unsigned long va, struct mwalk *w)
 	if (!regime_root(va, &t, &w->asid))
 		return;
 	w->regime = true;
-	for (int level = 0; level < 4; level++) {
-		unsigned idx = (va >> m_shift(level)) & 511;
+	for (int level = 0; level < M_LEVELS; level++) {
+		/* the root resolves what is left of VA_BITS: 2 entries with 16K/48, 64 with 64K/48 */
+		unsigned n = level ? M_ENTRIES : 1u << (VA_BITS - m_shift(0));
+		unsigned idx = (va >> m_shift(level)) & (n - 1);
 		u64 d = tlb_model_phys_read64(t + idx * 8);
 
 		w->level = level;
 		w->desc = d;
-		if (!(d & D_VALID) || (level == 0 && !(d & D_TABLE)) || (level == 3 && !(d & D_TABLE)))
+		if (!(d & D_VALID) || (!(d & D_TABLE) && !leaf_allowed(level)) ||
+		    (level == M_LAST && !(d & D_TABLE)))
 			return;
 		if (is_table(d, level)) {
 			w->tdesc[level] = d;
@@ -615,9 +671,9 @@ static void mwalk(unsigned long va, struct mwalk *w)
 		}
 		w->valid = true;
 		w->size = m_size(level);
-		if ((d & D_CONT) && (level == 2 || level == 3)) {
+		if ((d & D_CONT) && cont_n(level) > 1) {
 			if (cont_run_ok(t, idx, level, d))
-				w->size *= M_CONT_N;
+				w->size *= cont_n(level);
 			else
 				w->cont_bad = true;
 		}
@@ -681,7 +737,7 @@ static void check_walk_cache(unsigned long va, const struct mwalk *w)
 {
 	int tag = w->asid;
 
-	for (int l = 0; l < 3; l++) {
+	for (int l = 0; l < M_LAST; l++) {
 		unsigned long base = va & ~(unsigned long)(m_size(l) - 1);
 		struct tent *e = tlb_find(tlb_key(true, l, base, tag));
 
@@ -830,7 +886,7 @@ static bool model_needs_bbm(u64 old, u64 new, int level)
 /* Classify a write to a live descriptor at pa. */
 static void note_desc_write(phys_addr_t pa, u64 old, u64 new)
 {
-	u64 *info = hm_find(&M.tables, pa >> 12);
+	u64 *info = hm_find(&M.tables, pa >> M_PAGE_SHIFT);
 	unsigned long va_base, va;
 	int level, asid;
 	bool ov = old & D_VALID, nv = new & D_VALID;
@@ -927,7 +983,7 @@ static void tlbi_apply(const struct tlbi *t)
 			if (e)
 				tlb_remove(e);
 		}
-		for (int l = 0; l < 3 && t->kind != K_LEAF; l++) {
+		for (int l = 0; l < M_LAST && t->kind != K_LEAF; l++) {
 			unsigned long base = t->va & ~(unsigned long)(m_size(l) - 1);
 			struct tent *e = tlb_find(tlb_key(true, l, base, tags[k]));
 

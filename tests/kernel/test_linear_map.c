@@ -127,9 +127,11 @@ KTEST(linear_map_blocks)
 	}
 	ktest_ok(c->tables <= 6, "linear map uses %llu page-table pages (target: at most 6)",
 		 (unsigned long long)c->tables);
-	if (ram >= (2ull << 30) && PT_LEVELS > 2)
-		ktest_ok(c->leaves[1] >= 1, "%llu MiB of RAM: %llu level-1 block(s)",
-			 (unsigned long long)(ram >> 20), (unsigned long long)c->leaves[1]);
+	/* With at least two of the largest blocks of RAM, one is used (4K: 1G, 16K: 32M, 64K: 512M). */
+	if (ram >= 2 * pt_level_size(PT_LARGEST_LEAF_LEVEL) && PT_LEVELS > 2)
+		ktest_ok(c->leaves[PT_LARGEST_LEAF_LEVEL] >= 1, "%llu MiB of RAM: %llu level-%d block(s)",
+			 (unsigned long long)(ram >> 20), (unsigned long long)c->leaves[PT_LARGEST_LEAF_LEVEL],
+			 PT_LARGEST_LEAF_LEVEL);
 	ktest_ok(block_count(c) >= 1, "%llu MiB of RAM mapped with %llu blocks and runs",
 		 (unsigned long long)(ram >> 20), (unsigned long long)block_count(c));
 }
@@ -175,9 +177,9 @@ KTEST(linear_map_split_one_page)
 		 "block 0x%lx (order %u) is mapped by a level-%d leaf", blk, b.order, level);
 	ktest_ok(set_memory_ro(target, 1) == 0, "set_memory_ro(0x%lx, 1)", target);
 	ktest_ok(leaf_level(target, NULL) == PT_LAST_LEVEL && !va_writable(target),
-		 "the page is now a read-only 4K page");
+		 "the page is now a read-only page");
 	ktest_ok(leaf_level(target + PAGE_SIZE, NULL) == PT_LAST_LEVEL && va_writable(target + PAGE_SIZE),
-		 "its neighbour is a writable 4K page");
+		 "its neighbour is a writable page");
 	if (level < PT_LAST_LEVEL - 1)
 		ktest_ok(leaf_level(other, NULL) == level + 1,
 			 "the rest of the split level-%d block stays level-%d blocks", level, level + 1);

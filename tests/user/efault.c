@@ -26,7 +26,8 @@
 #elif defined(__microblaze__)
 #define KERNEL_ADDR 0xc0100000UL
 #endif
-#define PAGE 4096UL
+/* The page size is the kernel's (4, 16 or 64 KiB on arm64). */
+#define PAGE ((unsigned long)getpagesize())
 
 static volatile int signals_seen;
 

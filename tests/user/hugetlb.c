@@ -86,6 +86,7 @@ static long zeroed_bytes(void)
 
 static void test_pool_and_mapping(unsigned long hsz)
 {
+	const unsigned long pg = (unsigned long)getpagesize();
 	char *p, *q;
 	int st;
 
@@ -107,11 +108,11 @@ static void test_pool_and_mapping(unsigned long hsz)
 	       "the fault took one page: Free %ld Rsvd %ld", meminfo("HugePages_Free"), meminfo("HugePages_Rsvd"));
 
 	errno = 0;
-	tap_ok(munmap(p + 4096, 4096) == -1 && errno == EINVAL, "munmap inside a huge page: EINVAL (errno %d)", errno);
+	tap_ok(munmap(p + pg, pg) == -1 && errno == EINVAL, "munmap inside a huge page: EINVAL (errno %d)", errno);
 	errno = 0;
-	tap_ok(mprotect(p, 4096, PROT_READ) == -1 && errno == EINVAL,
+	tap_ok(mprotect(p, pg, PROT_READ) == -1 && errno == EINVAL,
 	       "mprotect of part of a huge page: EINVAL (errno %d)", errno);
-	tap_ok(mprotect(p + 4096, 4096, PROT_READ | PROT_WRITE) == 0,
+	tap_ok(mprotect(p + pg, pg, PROT_READ | PROT_WRITE) == 0,
 	       "mprotect of part of a huge page to the protection it has: 0, nothing to split (errno %d)", errno);
 	errno = 0;
 	q = mmap(NULL, (NPAGES) * hsz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/auxv.h>
+#include <sys/mman.h>
 #include <sys/random.h>
 #include <sys/resource.h>
 #include <sys/utsname.h>
@@ -77,15 +78,35 @@ static void test_rlimits(void)
 	tap_ok(prlimit(0, 1000, NULL, &cur) == -1 && errno == EINVAL, "an unknown resource: EINVAL");
 }
 
+/*
+ * AT_PAGESZ is the page size munmap works in: in a fresh two-page mapping
+ * a page-aligned second page can be unmapped, half a page in cannot.
+ */
+static void test_pagesize(long pg)
+{
+	char *p = mmap(NULL, 2 * pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	errno = 0;
+	tap_ok(p != MAP_FAILED && munmap(p + pg / 2, pg) == -1 && errno == EINVAL,
+	       "munmap half an AT_PAGESZ page in: EINVAL (errno %d)", errno);
+	tap_ok(p != MAP_FAILED && munmap(p + pg, pg) == 0, "munmap one AT_PAGESZ page in: 0 (errno %d)", errno);
+	if (p != MAP_FAILED)
+		munmap(p, 2 * pg);
+}
+
 static void test_auxv(void)
 {
-	tap_is_long((long)getauxval(AT_PAGESZ), 4096, "auxv AT_PAGESZ");
+	long pg = (long)getauxval(AT_PAGESZ);
+
+	tap_ok(pg == 4096 || pg == 16384 || pg == 65536, "auxv AT_PAGESZ is 4, 16 or 64 KiB (%ld)", pg);
+	tap_is_long((long)getpagesize(), pg, "getpagesize() is AT_PAGESZ");
+	test_pagesize(pg);
 	tap_ok(getauxval(AT_ENTRY) == (unsigned long)(uintptr_t)_start, "auxv AT_ENTRY is _start (%#lx)",
 	       getauxval(AT_ENTRY));
 	tap_ok(getauxval(AT_PHDR) != 0, "auxv AT_PHDR is set (%#lx)", getauxval(AT_PHDR));
 	tap_ok(getauxval(AT_RANDOM) != 0, "auxv AT_RANDOM points to 16 random bytes (%#lx)", getauxval(AT_RANDOM));
 	tap_is_long((long)getauxval(AT_UID), (long)getuid(), "auxv AT_UID is the uid");
-	tap_is_long(sysconf(_SC_PAGESIZE), 4096, "sysconf(_SC_PAGESIZE)");
+	tap_is_long(sysconf(_SC_PAGESIZE), pg, "sysconf(_SC_PAGESIZE) is AT_PAGESZ");
 }
 
 static void test_ids(void)

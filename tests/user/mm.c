@@ -12,7 +12,8 @@
 #include <sys/syscall.h>
 #include "tap.h"
 
-#define PAGE 4096UL
+/* The page size is the kernel's (4, 16 or 64 KiB on arm64). */
+#define PAGE ((unsigned long)getpagesize())
 
 static int all_bytes(const char *p, size_t n, char c)
 {

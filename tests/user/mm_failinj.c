@@ -159,19 +159,26 @@ static int c_guard(void)
 }
 
 /*
- * aux: a page in the middle of a fresh 12 MiB reservation, 4 MiB aligned,
- * so no last-level table covers it yet (one table maps 2 MiB on arm64,
- * 4 MiB on MicroBlaze; tables stay after munmap, so only the first round
- * of a scenario meets a missing one).
+ * aux: a page in the middle of a fresh reservation of three FAR_ALIGNs,
+ * FAR_ALIGN aligned, so no last-level table covers it yet (one table maps
+ * PAGE * PAGE / 8 on arm64: 2 MiB with 4K pages, 32 MiB with 16K, 512 MiB
+ * with 64K; 4 MiB on MicroBlaze; tables stay after munmap, so only the
+ * first round of a scenario meets a missing one). MAP_NORESERVE: with 64K
+ * pages the reservation (3 GiB) is larger than RAM.
  */
-#define FAR (12UL << 20)
+#if defined(__aarch64__)
+#define FAR_ALIGN (2 * PAGE * (PAGE / 8))
+#else
+#define FAR_ALIGN (4UL << 20)
+#endif
+#define FAR (3 * FAR_ALIGN)
 static char *far;
 
 static void map_far(void)
 {
 	map3();
-	far = anon(NULL, FAR, PROT_READ | PROT_WRITE, 0);
-	aux = (char *)(((unsigned long)far + (4UL << 20)) & ~((4UL << 20) - 1));
+	far = anon(NULL, FAR, PROT_READ | PROT_WRITE, MAP_NORESERVE);
+	aux = (char *)(((unsigned long)far + FAR_ALIGN) & ~(FAR_ALIGN - 1));
 }
 
 static void unmap_far(void)

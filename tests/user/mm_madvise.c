@@ -131,8 +131,16 @@ static __attribute__((noinline)) int text_probe(int x)
 	return x * 3 + 1;
 }
 
-/* A page of initialised data of our own (nothing else shares its page). */
-static char data_page[2 * PAGE] __attribute__((aligned(4096))) = { [0] = 11, [PAGE - 1] = 22 };
+/*
+ * A page of initialised data of our own (nothing else shares its page),
+ * sized and aligned for the largest page size (arm64: 64 KiB).
+ */
+#if defined(__aarch64__)
+#define MAX_PAGE 65536
+#else
+#define MAX_PAGE 4096	/* MicroBlaze: 4 KiB pages (and a 32 KiB alignment limit) */
+#endif
+static char data_page[2 * MAX_PAGE] __attribute__((aligned(MAX_PAGE))) = { [0] = 11, [MAX_PAGE - 1] = 22 };
 
 /*
  * MA-6/MA-7 on the program's own file mappings: its text and data are
@@ -156,10 +164,10 @@ static void test_own_image(void)
 	tap_ok(madvise((void *)s, e - s, MADV_FREE) == -1 && errno == EINVAL && text_probe(5) == 16,
 	       "MA-7: MADV_FREE over our own text (a file mapping): EINVAL (errno %d)", errno);
 	d[0] = 99;
-	d[PAGE - 1] = 98;
-	tap_ok(madvise(data_page, PAGE, MADV_DONTNEED) == 0 && d[0] == 11 && d[PAGE - 1] == 22,
+	d[MAX_PAGE - 1] = 98;
+	tap_ok(madvise(data_page, MAX_PAGE, MADV_DONTNEED) == 0 && d[0] == 11 && d[MAX_PAGE - 1] == 22,
 	       "MA-6: MADV_DONTNEED over written initialised data: it reads the file's bytes again (%d, %d)",
-	       d[0], d[PAGE - 1]);
+	       d[0], d[MAX_PAGE - 1]);
 }
 
 static void test_others(void)

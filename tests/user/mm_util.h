@@ -37,7 +37,8 @@
 #include <sys/wait.h>
 #include "tap.h"
 
-#define PAGE 4096UL
+/* The page size is the kernel's (4, 16 or 64 KiB on arm64). */
+#define PAGE ((unsigned long)getpagesize())
 
 /* glibc 2.36 and its kernel headers (6.1) predate these. */
 #ifndef SYS_mseal

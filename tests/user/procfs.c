@@ -17,7 +17,8 @@
 #include <sys/mman.h>
 #include "tap.h"
 
-#define PAGE 4096UL
+/* The page size is the kernel's (4, 16 or 64 KiB on arm64). */
+#define PAGE ((unsigned long)getpagesize())
 
 static char maps[65536];
 static size_t maps_len;

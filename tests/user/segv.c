@@ -27,7 +27,8 @@ static const uint32_t ret_insn[] = { 0xd65f03c0 };	/* ret */
 static const uint32_t ret_insn[] = { 0xb60f0008, 0x80000000 };	/* rtsd r15, 8; nop */
 #endif
 
-#define PAGE 4096UL
+/* The page size is the kernel's (4, 16 or 64 KiB on arm64). */
+#define PAGE ((unsigned long)getpagesize())
 
 static sigjmp_buf env;
 static volatile int got_sig, got_code, got_errno;

@@ -19,6 +19,9 @@
 #include <unistd.h>
 #include "tap.h"
 
+/* The page size: the tests reach across into the next page. */
+#define PG ((size_t)getpagesize())
+
 #if defined(__aarch64__)
 static uint8_t ld8(const void *p) { uint32_t v; __asm__ volatile("ldrb %w0, [%1]" : "=r"(v) : "r"(p) : "memory"); return (uint8_t)v; }
 static uint16_t ld16(const void *p) { uint32_t v; __asm__ volatile("ldrh %w0, [%1]" : "=r"(v) : "r"(p) : "memory"); return (uint16_t)v; }
@@ -144,7 +147,7 @@ static void test_loads_stores(void)
 
 static void test_page_crossing(void)
 {
-	uint8_t *p = mmap(NULL, 2 * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uint8_t *p = mmap(NULL, 2 * PG, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	uint32_t v = 0x5a6b7c8d, got;
 
 	if (p == MAP_FAILED) {
@@ -152,18 +155,18 @@ static void test_page_crossing(void)
 		tap_ok(0, "mmap two pages");
 		return;
 	}
-	memset(p + 4096 - 8, 0x77, 8);	/* the second page is not faulted in */
-	got = ld32(p + 4096 - 2);
+	memset(p + PG - 8, 0x77, 8);	/* the second page is not faulted in */
+	got = ld32(p + PG - 2);
 	static const uint8_t want[4] = { 0x77, 0x77, 0, 0 };
 
 	tap_ok(memcmp(&got, want, 4) == 0, "a 32-bit load across into an untouched page reads its zeros");
-	munmap(p, 2 * 4096);
-	p = mmap(NULL, 2 * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	memset(p + 4096 - 8, 0x77, 8);
-	st32(p + 4096 - 1, v);
-	tap_ok(memcmp(p + 4096 - 1, &v, 4) == 0 && p[4096 - 2] == 0x77 && p[4096 + 3] == 0,
+	munmap(p, 2 * PG);
+	p = mmap(NULL, 2 * PG, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	memset(p + PG - 8, 0x77, 8);
+	st32(p + PG - 1, v);
+	tap_ok(memcmp(p + PG - 1, &v, 4) == 0 && p[PG - 2] == 0x77 && p[PG + 3] == 0,
 	       "a 32-bit store across into an untouched page");
-	munmap(p, 2 * 4096);
+	munmap(p, 2 * PG);
 }
 
 static sigjmp_buf env;
@@ -199,14 +202,14 @@ static int faults_with(uint8_t *p, int store, int code)
 static void test_faults(void)
 {
 	struct sigaction sa;
-	uint8_t *p = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uint8_t *p = mmap(NULL, PG, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = on_segv;
 	sa.sa_flags = SA_SIGINFO;
 	sigaction(SIGSEGV, &sa, NULL);
 	tap_ok(faults_with(p + 1, 1, SEGV_ACCERR), "an unaligned store to a read-only page: SIGSEGV, SEGV_ACCERR, si_addr");
-	munmap(p, 4096);
+	munmap(p, PG);
 	tap_ok(faults_with(p + 3, 0, SEGV_MAPERR), "an unaligned load from an unmapped page: SIGSEGV, SEGV_MAPERR, si_addr");
 	sa.sa_handler = SIG_DFL;
 	sa.sa_flags = 0;

@@ -6,10 +6,16 @@
  * first byte with the MMU off, x0 = physical address of the DTB, at EL1, or
  * at EL2 with -M virt,virtualization=on.
  *
+ * Before anything else it checks that the CPU implements the build's
+ * translation granule (ID_AA64MMFR0_EL1.TGran*) and stops with a message
+ * on the UART if not (check_granule).
+ *
  * The boot tables built here are the smallest that let C run at its linked
  * virtual address (KIMAGE_VADDR):
- *   - TTBR1: the whole image, 2 MiB blocks, RWX (replaced by start_kernel
- *     with a W^X mapping built by mm/ as soon as memory is known);
+ *   - TTBR1: the whole image, RWX (replaced by start_kernel with a W^X
+ *     mapping built by mm/ as soon as memory is known), in 2 MiB blocks with
+ *     the 4K granule and in pages with 16K and 64K (whose blocks, 32 MiB and
+ *     512 MiB, are larger than QEMU's 2 MiB load alignment);
  *   - TTBR0: an identity map of the same blocks, so the instruction after
  *     "MMU on" is still mapped, and so the TTBR1 switch can run from it.
  * Everything else (DTB, console, RAM) is mapped later by C code through
@@ -18,7 +24,40 @@
 
 #include <asm/sysregs.h>
 
-#define BOOT_MAX_BLOCKS	16	/* image + bss may span at most 32 MiB */
+/*
+ * The boot map's geometry (asm/layout.h). BOOT_LEAF_LEVEL holds the
+ * leaves: 2 MiB blocks (4K) or pages (16K, 64K). A table set is one table
+ * per level above it, then BOOT_LEAF_TABLES leaf tables side by side (two
+ * with pages, so the image may cross one leaf table's span).
+ */
+#if GRANULE_SHIFT == 12
+#define BOOT_LEAF_LEVEL		(PT_LAST_LEVEL - 1)
+#define BOOT_LEAF_TABLES	1
+#define BOOT_LEAF_ATTRS		BOOT_BLOCK_ATTRS
+#else
+#define BOOT_LEAF_LEVEL		PT_LAST_LEVEL
+#define BOOT_LEAF_TABLES	2
+#define BOOT_LEAF_ATTRS		(BOOT_BLOCK_ATTRS | 2)	/* "page" at the last level */
+#endif
+#define BOOT_LEAF_SHIFT		PT_SHIFT(BOOT_LEAF_LEVEL)
+#define BOOT_SPAN_SHIFT		PT_SHIFT(BOOT_LEAF_LEVEL - 1)	/* what one leaf table maps */
+/*
+ * The image may not cross this boundary: with one leaf table, its span;
+ * with two, the span of the table above them (so the second leaf table's
+ * entry is in the same table as the first's).
+ */
+#if BOOT_LEAF_TABLES == 1
+#define BOOT_CROSS_SHIFT	BOOT_SPAN_SHIFT
+#elif BOOT_LEAF_LEVEL >= 2
+#define BOOT_CROSS_SHIFT	PT_SHIFT(BOOT_LEAF_LEVEL - 2)
+#else
+#define BOOT_CROSS_SHIFT	VA_BITS		/* the root: any PA below 2^VA_BITS */
+#endif
+#define BOOT_TABLE_PAGES	(BOOT_LEAF_LEVEL + BOOT_LEAF_TABLES)
+#define BOOT_MAX_LEAVES		((32 << 20) >> BOOT_LEAF_SHIFT)	/* image + bss: at most 32 MiB */
+#define PAGE_SZ			(1 << PAGE_SHIFT)
+/* Image header flags: LE, page size (1: 4K, 2: 16K, 3: 64K), anywhere in RAM. */
+#define IMAGE_FLAGS		(8 | (((PAGE_SHIFT - 10) / 2) << 1))
 
 	.section ".head.text", "ax"
 	.globl	_head
@@ -27,7 +66,7 @@ _head:
 	.long	0				/* code1 */
 	.quad	0				/* text_offset: load at a 2 MiB boundary */
 	.quad	_kernel_size			/* image_size, including .bss */
-	.quad	0xa				/* flags: LE, 4K pages, anywhere in RAM */
+	.quad	IMAGE_FLAGS			/* flags: LE, page size, anywhere in RAM */
 	.quad	0				/* res2 */
 	.quad	0				/* res3 */
 	.quad	0				/* res4 */
@@ -48,6 +87,7 @@ primary_entry:
 	lsr	x20, x20, #2
 	adrp	x21, _text
 	bl	el2_to_el1
+	bl	check_granule
 	bl	clear_bss
 	bl	create_boot_tables
 	bl	enable_mmu
@@ -82,6 +122,37 @@ el2_to_el1:
 	b	3b
 
 /*
+ * check_granule: return if ID_AA64MMFR0_EL1 says the CPU implements our
+ * granule; otherwise print why on the early UART (MMU off: Device memory)
+ * with the kernel-exit line the runner expects, and park the CPU.
+ * TGran4 and TGran64 read 0xf when absent, TGran16 reads 0.
+ */
+check_granule:
+	mrs	x9, id_aa64mmfr0_el1
+	ubfx	x9, x9, #ID_TGRAN_SHIFT, #4
+#if GRANULE_SHIFT == 14
+	cbnz	x9, 2f
+#else
+	cmp	x9, #0xf
+	b.ne	2f
+#endif
+	adr	x10, no_granule_msg
+	mov	x11, #EARLYCON
+1:	ldrb	w12, [x10], #1
+	cbz	w12, 3f
+	strb	w12, [x11]			/* PL011 UARTDR */
+	b	1b
+2:	ret
+3:	wfe
+	b	3b
+
+no_granule_msg:
+	.ascii	"panic: this CPU lacks the " GRANULE_NAME " translation granule (ID_AA64MMFR0_EL1." TGRAN_FIELD
+	.ascii	"), which this kernel was built for; rebuild with another GRANULE= or use -cpu max\r\n"
+	.asciz	"kernel-exit: status=1\r\n"
+	.balign	4
+
+/*
  * clear_bss: zero [__bss_start, __bss_end) through physical addresses.
  * The boot tables and the boot stack live in .bss, so this runs first.
  */
@@ -97,32 +168,49 @@ clear_bss:
 2:	ret
 
 /*
- * map_blocks: fill a 3-level chain L0 -> L1 -> L2 with 2 MiB blocks.
- *   x0 = L0 table PA (L1 at +4K, L2 at +8K), x1 = VA, x2 = PA, x3 = nr blocks,
- *   x4 = block attributes.
- * The blocks must not cross a 1 GiB boundary (checked by the caller).
+ * map_leaves: fill one boot table set with nr leaves from VA/PA on.
+ *   x0 = the set's PA (the table for level l at x0 + l pages, the leaf
+ *   tables after them), x1 = VA, x2 = PA, x3 = nr leaves, x4 = attributes.
+ * The caller checks that the leaves fit the set's leaf tables.
  */
-map_blocks:
-	add	x5, x0, #4096			/* L1 */
-	add	x6, x0, #8192			/* L2 */
-	ubfx	x7, x1, #39, #9			/* L0 index */
-	orr	x8, x5, #PTE_TABLE
-	str	x8, [x0, x7, lsl #3]
-	ubfx	x7, x1, #30, #9			/* L1 index */
+	.macro	link_level level		/* table at x5 -> next table at x6 */
+	add	x6, x0, #(((\level) + 1) * PAGE_SZ)
+	.if (\level) == 0
+	ubfx	x7, x1, #PT_SHIFT(0), #(VA_BITS - PT_SHIFT(0))
+	.else
+	ubfx	x7, x1, #PT_SHIFT(\level), #PT_BITS_PER_LEVEL
+	.endif
 	orr	x8, x6, #PTE_TABLE
 	str	x8, [x5, x7, lsl #3]
-	ubfx	x7, x1, #21, #9			/* first L2 index */
-	orr	x8, x2, x4			/* first block descriptor */
-1:	str	x8, [x6, x7, lsl #3]
-	add	x7, x7, #1
-	add	x8, x8, #(1 << 21)
+	.if (\level) == BOOT_LEAF_LEVEL - 1 && BOOT_LEAF_TABLES == 2
+	add	x7, x7, #1			/* the second leaf table, next entry */
+	add	x8, x8, #PAGE_SZ
+	str	x8, [x5, x7, lsl #3]
+	.endif
+	mov	x5, x6
+	.endm
+
+map_leaves:
+	mov	x5, x0
+	link_level 0				/* BOOT_LEAF_LEVEL is 1 to 3 */
+#if BOOT_LEAF_LEVEL > 1
+	link_level 1
+#endif
+#if BOOT_LEAF_LEVEL > 2
+	link_level 2
+#endif
+	ubfx	x7, x1, #BOOT_LEAF_SHIFT, #PT_BITS_PER_LEVEL	/* first leaf index */
+	orr	x8, x2, x4			/* first leaf descriptor */
+1:	str	x8, [x5, x7, lsl #3]
+	add	x7, x7, #1			/* may run on into the second leaf table */
+	add	x8, x8, #(1 << BOOT_LEAF_SHIFT)
 	subs	x3, x3, #1
 	b.ne	1b
 	ret
 
 /*
- * create_boot_tables: identity-map and KIMAGE_VADDR-map the image's 2 MiB
- * blocks. The tables were zeroed with .bss; with the MMU off these stores
+ * create_boot_tables: identity-map and KIMAGE_VADDR-map the image's leaves
+ * (2 MiB blocks or pages). The tables were zeroed with .bss; with the MMU off these stores
  * are non-cacheable, and the walker (which reads through the caches once
  * the MMU is on) must not see stale lines: invalidate them afterwards.
  */
@@ -131,33 +219,34 @@ create_boot_tables:
 	adrp	x9, _end
 	add	x9, x9, :lo12:_end
 	sub	x9, x9, x21			/* image size in bytes */
-	mov	x10, #((1 << 21) - 1)
+	mov	x10, #((1 << BOOT_LEAF_SHIFT) - 1)
 	add	x9, x9, x10
-	lsr	x22, x9, #21			/* nr of 2 MiB blocks */
-	cmp	x22, #BOOT_MAX_BLOCKS
+	lsr	x22, x9, #BOOT_LEAF_SHIFT	/* nr of leaves */
+	cmp	x22, #BOOT_MAX_LEAVES
 	b.hi	.				/* image too large for the boot map */
-	add	x9, x21, x22, lsl #21
+	add	x9, x21, x22, lsl #BOOT_LEAF_SHIFT
 	sub	x9, x9, #1
 	eor	x9, x9, x21
-	lsr	x9, x9, #30
-	cbnz	x9, .				/* image crosses a 1 GiB boundary */
+	lsr	x9, x9, #BOOT_CROSS_SHIFT
+	cbnz	x9, .				/* image crosses what the tables can map */
 
 	adrp	x0, boot_idmap_tables
 	mov	x1, x21
 	mov	x2, x21
 	mov	x3, x22
-	ldr	x4, =BOOT_BLOCK_ATTRS
-	bl	map_blocks
+	ldr	x4, =BOOT_LEAF_ATTRS
+	bl	map_leaves
 
 	adrp	x0, boot_kimage_tables
 	ldr	x1, =_text
 	mov	x2, x21
 	mov	x3, x22
-	ldr	x4, =BOOT_BLOCK_ATTRS
-	bl	map_blocks
+	ldr	x4, =BOOT_LEAF_ATTRS
+	bl	map_leaves
 
 	adrp	x0, boot_idmap_tables
-	add	x1, x0, #(6 * 4096)		/* both table sets are contiguous */
+	ldr	x1, =(2 * BOOT_TABLE_PAGES * PAGE_SZ)
+	add	x1, x0, x1			/* both table sets are contiguous */
 	dmb	sy				/* table stores before the invalidation */
 1:	dc	ivac, x0			/* drop any stale cache line of the tables */
 	add	x0, x0, #64
@@ -234,12 +323,12 @@ start_high:
 	b	1b
 
 	.section ".bss", "aw", %nobits
-	.balign	4096
+	.balign	PAGE_SZ
 	.globl	boot_idmap_tables, boot_kimage_tables, boot_stack_top
 boot_idmap_tables:
-	.space	3 * 4096			/* L0, L1, L2 */
+	.space	BOOT_TABLE_PAGES * PAGE_SZ	/* 4K/48: L0, L1, L2 */
 boot_kimage_tables:
-	.space	3 * 4096
+	.space	BOOT_TABLE_PAGES * PAGE_SZ
 	.balign	16
 boot_stack:
 	.space	BOOT_STACK_SIZE

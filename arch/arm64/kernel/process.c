@@ -69,7 +69,7 @@ void arch_regs_set_sp(struct pt_regs *regs, unsigned long sp)
 }
 
 /* An empty table for TTBR0 while no process runs (nothing user translates). */
-static u64 empty_ttbr0[512] __attribute__((aligned(4096)));
+static u64 empty_ttbr0[PAGE_SIZE / sizeof(u64)] __attribute__((aligned(PAGE_SIZE)));
 
 void arch_switch_mm(const struct mm *mm)
 {

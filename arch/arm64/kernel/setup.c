@@ -129,17 +129,30 @@ static void map_image(void)
 	map_image_part(_data, _end, PT_READ | PT_WRITE);
 }
 
-/* Make the level-0 entry covering va in kernel_space point at the same
- * subtree as in boot_space (the fixmap and ioremap areas). */
+/*
+ * Make kernel_space reach the same subtree for va as boot_space (the
+ * fixmap and ioremap areas): link boot_space's entry at the first level
+ * where kernel_space has nothing yet. That is level 0 unless the layout's
+ * top table is so small that the image shares the entry (16K, 48-bit).
+ */
 static void share_subtree(unsigned long va)
 {
 	struct pt_cursor from, to;
+	int level = 0;
 
-	pt_walk(&boot_space, va, 0, false, &from);
-	pt_walk(&kernel_space, va, 0, false, &to);
-	if (!arch_pte_valid(from.val))
+	for (;;) {
+		pt_walk(&kernel_space, va, level, false, &to);
+		if (to.level != level || !arch_pte_is_table(to.val, level) || level == PT_LAST_LEVEL - 1)
+			break;
+		level++;
+	}
+	pt_walk(&boot_space, va, to.level, false, &from);
+	if (from.level != to.level || !arch_pte_valid(from.val))
 		return;
-	pte_update(&kernel_space, to.ptep, to.val, from.val, to.va, 0);
+	if (arch_pte_valid(to.val))
+		panic("share_subtree: va 0x%lx: the kernel's level-%d entry 0x%llx is in use", va,
+		      to.level, (unsigned long long)to.val);
+	pte_update(&kernel_space, to.ptep, to.val, from.val, to.va, to.level);
 }
 
 /*
@@ -234,6 +247,8 @@ u64 arch_time_ns(void)
 	return ticks / freq * 1000000000ull + ticks % freq * 1000000000ull / freq;
 }
 
+static void banner_layout(void);
+
 void arch_banner(void)
 {
 	u64 midr = read_sysreg(midr_el1);
@@ -246,6 +261,33 @@ void arch_banner(void)
 	printk("cpu: entered at EL%llu%s, running at EL1; FEAT_BBM level %llu; PAN %s\n",
 	       (unsigned long long)arm64_entry_el, arm64_entry_el == 2 ? " (dropped to EL1)" : "",
 	       (unsigned long long)(mmfr2 >> 52) & 0xf, arm64_has_pan ? "on" : "not implemented");
+	banner_layout();
+}
+
+/*
+ * The layout this kernel was built for, and what the CPU's translation
+ * offers (ID_AA64MMFR0_EL1: PARange [3:0], TGran16 [23:20], TGran64
+ * [27:24], TGran4 [31:28]; ID_AA64MMFR2_EL1.VARange [19:16]): which
+ * granules, the PA size, and the 52-bit features FEAT_LPA (PARange 6),
+ * FEAT_LVA (VARange 1, 64K) and FEAT_LPA2 (TGran4 1 or TGran16 2).
+ */
+static void banner_layout(void)
+{
+	static const unsigned pa_bits[] = { 32, 36, 40, 42, 44, 48, 52 };
+	u64 mmfr0 = read_sysreg(id_aa64mmfr0_el1);
+	u64 mmfr2 = read_sysreg(id_aa64mmfr2_el1);
+	unsigned parange = mmfr0 & 0xf, tg16 = (mmfr0 >> 20) & 0xf, tg64 = (mmfr0 >> 24) & 0xf;
+	unsigned tg4 = (mmfr0 >> 28) & 0xf, varange = (mmfr2 >> 16) & 0xf;
+
+	printk("layout: %s granule, %d-bit VA, %d levels (first hardware level %d), largest leaf %llu MiB, "
+	       "contiguous runs of %u pages and %u blocks of %llu MiB\n",
+	       GRANULE_NAME, VA_BITS, PT_LEVELS, PT_HW_FIRST_LEVEL,
+	       (unsigned long long)(pt_level_size(PT_LARGEST_LEAF_LEVEL) >> 20), arch_pt_cont_entries(PT_LAST_LEVEL),
+	       arch_pt_cont_entries(PT_LAST_LEVEL - 1), (unsigned long long)(pt_level_size(PT_LAST_LEVEL - 1) >> 20));
+	printk("cpu: granules 4K %s, 16K %s, 64K %s; PA %u bits; FEAT_LPA %s, FEAT_LVA %s, FEAT_LPA2 %s\n",
+	       tg4 == 0xf ? "no" : "yes", tg16 ? "yes" : "no", tg64 == 0xf ? "no" : "yes",
+	       parange < 7 ? pa_bits[parange] : 0, parange >= 6 ? "yes" : "no",
+	       varange >= 1 ? "yes" : "no", (tg4 == 1 || tg16 == 2) ? "yes" : "no");
 }
 
 /* ktest dt_matches_qemu: the arm64 keys el, cpu and gic. */

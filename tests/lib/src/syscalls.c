@@ -1,6 +1,7 @@
 /* syscalls.c - thin wrappers: one Linux system call each, errno on failure.
  * The number used by each wrapper is in include/sys/syscall.h.
  */
+#include <sys/auxv.h>
 #include <stdarg.h>
 #include <unistd.h>
 #include <fcntl.h>
@@ -253,12 +254,13 @@ int prlimit(pid_t pid, int resource, const struct rlimit *new_limit, struct rlim
 int getrlimit(int resource, struct rlimit *rl) { return prlimit(0, resource, 0, rl); }
 int setrlimit(int resource, const struct rlimit *rl) { return prlimit(0, resource, rl, 0); }
 
+/* The page size is the kernel's: AT_PAGESZ in the auxiliary vector, as glibc reads it. */
 long sysconf(int name)
 {
 	if (name == _SC_PAGESIZE)
-		return 4096;
+		return (long)getauxval(AT_PAGESZ);
 	errno = EINVAL;
 	return -1;
 }
 
-int getpagesize(void) { return 4096; }
+int getpagesize(void) { return (int)getauxval(AT_PAGESZ); }

@@ -1,7 +1,7 @@
 /*
- * asm/memlayout.h - arm64 virtual address layout (4 KiB granule, 48-bit VA).
- *
- * TTBR0 translates the low half (user), TTBR1 the high half (kernel):
+ * asm/memlayout.h - arm64 virtual address layout, derived from the build's
+ * granule and VA size (asm/layout.h). With the default 4 KiB granule and
+ * 48-bit VA (N = VA_BITS = 48):
  *
  *   0x0000000000000000 .. 0x0001000000000000   user space (TTBR0, per-process ASID)
  *   0xffff000000000000 .. 0xffff800000000000   linear map of all RAM (128 TiB)
@@ -9,21 +9,26 @@
  *   0xfffffbfffe000000 .. 0xfffffbfffe200000   fixmap: one last-level table of slots
  *   0xfffffc0000000000 .. 0xfffffd0000000000   ioremap (device mappings)
  *
- * The fixmap and ioremap areas each sit under their own top-level (L0)
- * entry, apart from the linear map and the image, so the fixmap's static
- * tables never share a table page with anything a split could touch.
+ * In general: user space is [0, 2^N), the kernel half [-2^N, 0) holds the
+ * linear map in its lower half, the image 2 GiB above that, ioremap at
+ * -2^(N-6) (2^(N-8) long), and the fixmap (what one last-level table maps:
+ * 2M, 32M or 512M) 16 such sizes below ioremap.
+ *
+ * The fixmap and ioremap areas each sit under their own top-level entry,
+ * apart from the linear map and the image (except 16K/48-bit, whose top
+ * level has only two entries), so the fixmap's static tables never share a
+ * table page with anything a split could touch.
  */
 #ifndef ASM_MEMLAYOUT_H
 #define ASM_MEMLAYOUT_H
 
-/* The translation granule: 4 KiB pages. */
-#define PAGE_SHIFT       12
+#include <asm/layout.h>	/* PAGE_SHIFT, VA_BITS, PT_SHIFT() */
+
+/* The translation granule: 4, 16 or 64 KiB pages. */
 #define PAGE_SIZE        (1UL << PAGE_SHIFT)
 
-#define VA_BITS          48
-
 /* Everything below this is user space, translated through TTBR0. */
-#define USER_VA_END      0x0001000000000000UL
+#define USER_VA_END      (1UL << VA_BITS)
 
 /*
  * User layout: the stack ends at USER_STACK_TOP and may use USER_STACK_SIZE
@@ -36,7 +41,7 @@
 #define USER_MMAP_MIN    0x10000UL
 
 /* First address translated by TTBR1. */
-#define KERNEL_VA_START  0xffff000000000000UL
+#define KERNEL_VA_START  (~0UL << VA_BITS)
 
 /*
  * The VA that entry 0 of the kernel's root table translates (TTBR1 has its
@@ -47,23 +52,24 @@
 
 /*
  * Linear map: PAGE_OFFSET + (pa - linear base), where the linear base is
- * the lowest RAM address rounded down to the largest block size (1 GiB) so
+ * the lowest RAM address rounded down to the largest block size (4K: 1 GiB,
+ * 16K: 32 MiB, 64K: 512 MiB) so
  * that virtual and physical addresses line up for block mappings.
  */
-#define PAGE_OFFSET      0xffff000000000000UL
-#define PAGE_END         0xffff800000000000UL
+#define PAGE_OFFSET      KERNEL_VA_START
+#define PAGE_END         (KERNEL_VA_START + (1UL << (VA_BITS - 1)))
 
 /* The kernel image is linked here; its 2 GiB window ends at KIMAGE_END. */
-#define KIMAGE_VADDR     0xffff800080000000UL
-#define KIMAGE_END       0xffff800100000000UL
+#define KIMAGE_VADDR     (PAGE_END + 0x80000000UL)
+#define KIMAGE_END       (PAGE_END + 0x100000000UL)
 
 /* Fixmap: fixed virtual slots backed by static tables inside the image. */
-#define FIXMAP_BASE      0xfffffbfffe000000UL
-#define FIXMAP_SIZE      0x0000000000200000UL
+#define FIXMAP_SIZE      (1UL << PT_SHIFT(PT_LAST_LEVEL - 1))
+#define FIXMAP_BASE      (IOREMAP_BASE - 16 * FIXMAP_SIZE)
 #define FIXMAP_END       (FIXMAP_BASE + FIXMAP_SIZE)
 
 /* Device mappings (ioremap). */
-#define IOREMAP_BASE     0xfffffc0000000000UL
-#define IOREMAP_END      0xfffffd0000000000UL
+#define IOREMAP_BASE     (-(1UL << (VA_BITS - 6)))
+#define IOREMAP_END      (IOREMAP_BASE + (1UL << (VA_BITS - 8)))
 
 #endif

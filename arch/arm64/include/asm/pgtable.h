@@ -1,6 +1,6 @@
 /*
- * asm/pgtable.h - arm64 translation-table descriptors (VMSAv8-64, 4 KiB
- * granule, 48-bit VA, 4 levels), as pure C inline functions.
+ * asm/pgtable.h - arm64 translation-table descriptors (VMSAv8-64, the
+ * granule and VA size of asm/layout.h), as pure C inline functions.
  *
  * This is the whole of what mm/ knows about the arm64 descriptor format:
  * the level geometry, how to build and decode a descriptor, and the
@@ -8,12 +8,20 @@
  * defines the generic PT_* protection flags and the small structs used
  * here before including this file.
  *
- * Level numbering: 0 is the top. With a 4 KiB granule and 48-bit VA:
+ * Level numbering: 0 is the top of the walk, whatever hardware level the
+ * layout starts at (asm/layout.h). With a 4 KiB granule and 48-bit VA:
  *
  *   level 0 "PGD"  VA[47:39]  table only
  *   level 1 "PUD"  VA[38:30]  table or 1 GiB block
  *   level 2 "PMD"  VA[29:21]  table or 2 MiB block (16 contiguous: 32 MiB)
  *   level 3 "PTE"  VA[20:12]  4 KiB page            (16 contiguous: 64 KiB)
+ *
+ * 16 KiB, 47-bit: PGD VA[46:36] (64G, table only), PMD VA[35:25] (32 MiB
+ * block, 32 contiguous: 1 GiB), PTE VA[24:14] (16 KiB, 128 contiguous:
+ * 2 MiB); 48-bit adds a 2-entry PGD above. 64 KiB, 42-bit: PMD VA[41:29]
+ * (512 MiB block, 32 contiguous: 16 GiB), PTE VA[28:16] (64 KiB, 32
+ * contiguous: 2 MiB); 48-bit adds a 64-entry PGD above. The output address
+ * is bits [47:PAGE_SHIFT] in every case (no 52-bit output addresses).
  *
  * Descriptor bits (Arm ARM D8.3, "VMSAv8-64 translation table format"):
  *
@@ -46,16 +54,11 @@
 
 typedef u64 pteval_t;
 
-/* PAGE_SHIFT and PAGE_SIZE come from <asm/memlayout.h>. */
-
-#define PT_LEVELS      4
-#define PT_LAST_LEVEL  (PT_LEVELS - 1)
-
-/* Bits of VA resolved per level below the top. */
-#define PT_BITS_PER_LEVEL (PAGE_SHIFT - 3)
-
-/* Largest block: the linear map's base is aligned to it. */
-#define PT_LARGEST_LEAF_LEVEL 1
+/*
+ * PAGE_SHIFT and PAGE_SIZE come from <asm/memlayout.h>; PT_LEVELS,
+ * PT_LAST_LEVEL, PT_BITS_PER_LEVEL, PT_LARGEST_LEAF_LEVEL (the largest
+ * block: the linear map's base is aligned to it) from <asm/layout.h>.
+ */
 
 #define PTE_VALID          ((pteval_t)1 << 0)
 #define PTE_TABLE_BIT      ((pteval_t)1 << 1)
@@ -67,7 +70,7 @@ typedef u64 pteval_t;
 #define PTE_SH_MASK        ((pteval_t)3 << 8)
 #define PTE_AF             ((pteval_t)1 << 10)
 #define PTE_NG             ((pteval_t)1 << 11)
-#define PTE_OA_MASK        ((pteval_t)0x0000fffffffff000ULL)
+#define PTE_OA_MASK        ((pteval_t)0x0000ffffffffffffULL & ~(pteval_t)(PAGE_SIZE - 1))
 #define PTE_GP             ((pteval_t)1 << 50)
 #define PTE_DBM            ((pteval_t)1 << 51)
 #define PTE_CONT           ((pteval_t)1 << 52)
@@ -100,24 +103,34 @@ static inline unsigned long arch_pt_entries(int level)
 	return 1UL << PT_BITS_PER_LEVEL;
 }
 
-/* May an entry at 'level' be a leaf (block or page)? */
+/*
+ * May an entry at 'level' be a leaf (block or page)? Pages at the last
+ * level, blocks one level up and, with 4K only, two levels up (1 GiB).
+ */
 static inline bool arch_pt_leaf_ok(int level)
 {
-	return level >= 1 && level <= PT_LAST_LEVEL;
+	return level >= PT_LARGEST_LEAF_LEVEL && level <= PT_LAST_LEVEL;
 }
 
 /* Entries in one contiguous run at 'level'; 1 when the level has none. */
 static inline unsigned arch_pt_cont_entries(int level)
 {
-	return (level == 2 || level == 3) ? 16 : 1;
+	if (level == PT_LAST_LEVEL)
+		return PT_CONT_PTE;
+	return level == PT_LAST_LEVEL - 1 ? PT_CONT_PMD : 1;
 }
 
-/* Name of a level, as Linux's ptdump prints it. */
+/*
+ * Name of a level, as Linux's ptdump prints it: the top is "PGD", the
+ * others are named after their hardware level (1 PUD, 2 PMD, 3 PTE).
+ */
 static inline const char *arch_pt_level_name(int level)
 {
-	static const char *const names[PT_LEVELS] = { "PGD", "PUD", "PMD", "PTE" };
+	static const char *const names[4] = { "PGD", "PUD", "PMD", "PTE" };
 
-	return (level >= 0 && level < PT_LEVELS) ? names[level] : "???";
+	if (level == 0)
+		return "PGD";
+	return (level > 0 && level < PT_LEVELS) ? names[level + PT_HW_FIRST_LEVEL] : "???";
 }
 
 /* ---- decoding ---- */

@@ -5,6 +5,8 @@
 #ifndef ASM_SYSREGS_H
 #define ASM_SYSREGS_H
 
+#include <asm/layout.h>
+
 #ifdef __ASSEMBLER__
 #define _UL(x)	x
 #else
@@ -53,28 +55,29 @@
 #define MAIR_EL1_BOOT		0x004404ff
 
 /*
- * TCR_EL1: 48-bit VA in both halves (T0SZ = T1SZ = 16), 4K granule, table
- * walks inner/outer write-back cacheable and inner shareable, 16-bit ASIDs
- * taken from TTBR0 (AS = 1, A1 = 0). IPS is filled in at run time.
+ * TCR_EL1: VA_BITS in both halves (T0SZ = T1SZ = 64 - VA_BITS), the
+ * build's granule (asm/layout.h), table walks inner/outer write-back
+ * cacheable and inner shareable, 16-bit ASIDs taken from TTBR0 (AS = 1,
+ * A1 = 0). IPS is filled in at run time.
  */
-#define TCR_T0SZ		(_UL(16) << 0)
+#define TCR_T0SZ		(_UL(TCR_TSZ) << 0)
 #define TCR_IRGN0_WBWA		(_UL(1) << 8)
 #define TCR_ORGN0_WBWA		(_UL(1) << 10)
 #define TCR_SH0_INNER		(_UL(3) << 12)
-#define TCR_TG0_4K		(_UL(0) << 14)
-#define TCR_T1SZ		(_UL(16) << 16)
+#define TCR_TG0			(_UL(TCR_TG0_BITS) << 14)
+#define TCR_T1SZ		(_UL(TCR_TSZ) << 16)
 #define TCR_IRGN1_WBWA		(_UL(1) << 24)
 #define TCR_ORGN1_WBWA		(_UL(1) << 26)
 #define TCR_SH1_INNER		(_UL(3) << 28)
-#define TCR_TG1_4K		(_UL(2) << 30)
+#define TCR_TG1			(_UL(TCR_TG1_BITS) << 30)
 #define TCR_AS16		(_UL(1) << 36)
 #define TCR_EL1_VALUE		(TCR_T0SZ | TCR_IRGN0_WBWA | TCR_ORGN0_WBWA | TCR_SH0_INNER | \
-				 TCR_TG0_4K | TCR_T1SZ | TCR_IRGN1_WBWA | TCR_ORGN1_WBWA |   \
-				 TCR_SH1_INNER | TCR_TG1_4K | TCR_AS16)
+				 TCR_TG0 | TCR_T1SZ | TCR_IRGN1_WBWA | TCR_ORGN1_WBWA |   \
+				 TCR_SH1_INNER | TCR_TG1 | TCR_AS16)
 
 /* Boot-table descriptors (the full format lives in asm/pgtable.h). */
 #define PTE_TABLE		3		/* valid table descriptor */
-/* 2 MiB block: valid block (1), AttrIndx 0 (Normal WB), SH inner (3 << 8), AF (1 << 10). */
+/* A block: valid block (1), AttrIndx 0 (Normal WB), SH inner (3 << 8), AF (1 << 10). */
 #define BOOT_BLOCK_ATTRS	(1 | (0 << 2) | (3 << 8) | (1 << 10))
 
 #define BOOT_STACK_SIZE		16384

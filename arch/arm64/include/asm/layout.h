@@ -1,0 +1,103 @@
+/*
+ * asm/layout.h - the arm64 translation layout chosen at build time: the
+ * granule (GRANULE_SHIFT: 12, 14 or 16 for 4K, 16K, 64K) and the
+ * virtual-address size (VA_BITS), given by the Makefile (arch.mk:
+ * GRANULE=, VA_BITS=). Everything else is derived here: the level count,
+ * the hardware level the walk starts at, which levels may hold blocks,
+ * the contiguous-run lengths and the TCR_EL1 fields. Pure preprocessor,
+ * usable from C and assembly.
+ *
+ * The valid pairs (Arm ARM D8.2, "Translation table walk", the tables of
+ * initial lookup level per granule and TnSZ), restricted to those we
+ * support without FEAT_LPA/FEAT_LPA2 (so no 52-bit VA and no level-0/1
+ * blocks for 16K/64K):
+ *
+ *   granule  VA_BITS  levels  first level  blocks
+ *   4K       39       3       1            1G (L1), 2M (L2)
+ *   4K       48       4       0            1G (L1), 2M (L2)
+ *   16K      47       3       1            32M (L2)
+ *   16K      48       4       0 (2 entries) 32M (L2)
+ *   64K      42       2       2            512M (L2)
+ *   64K      48       3       1 (64 entries) 512M (L2)
+ *
+ * Software level numbers (mm/) count from 0 at the top of the walk, so
+ * software level l is hardware level l + PT_HW_FIRST_LEVEL.
+ */
+#ifndef ASM_LAYOUT_H
+#define ASM_LAYOUT_H
+
+#ifndef GRANULE_SHIFT
+#define GRANULE_SHIFT 12
+#endif
+#ifndef VA_BITS
+#define VA_BITS 48
+#endif
+
+#if !((GRANULE_SHIFT == 12 && (VA_BITS == 39 || VA_BITS == 48)) || \
+      (GRANULE_SHIFT == 14 && (VA_BITS == 47 || VA_BITS == 48)) || \
+      (GRANULE_SHIFT == 16 && (VA_BITS == 42 || VA_BITS == 48)))
+#error "unsupported GRANULE/VA_BITS pair; valid: 4K 39|48, 16K 47|48, 64K 42|48"
+#endif
+
+#define PAGE_SHIFT         GRANULE_SHIFT
+
+/* Bits of VA resolved per table (8-byte descriptors fill one page). */
+#define PT_BITS_PER_LEVEL  (PAGE_SHIFT - 3)
+
+/* Levels needed to resolve VA_BITS - PAGE_SHIFT bits (rounded up). */
+#define PT_LEVELS          ((VA_BITS - PAGE_SHIFT + PT_BITS_PER_LEVEL - 1) / PT_BITS_PER_LEVEL)
+#define PT_LAST_LEVEL      (PT_LEVELS - 1)
+#define PT_HW_FIRST_LEVEL  (4 - PT_LEVELS)
+
+/* log2 of what one entry at software level l maps (usable in #if). */
+#define PT_SHIFT(l)        (PAGE_SHIFT + PT_BITS_PER_LEVEL * (PT_LAST_LEVEL - (l)))
+
+/* The level of 2nd-to-last ("PMD") blocks, and of 4K's 1 GiB ("PUD") blocks. */
+#define PT_PMD_LEVEL       (PT_LAST_LEVEL - 1)
+#if GRANULE_SHIFT == 12
+#define PT_LARGEST_LEAF_LEVEL (PT_LAST_LEVEL - 2)   /* 1 GiB */
+#else
+#define PT_LARGEST_LEAF_LEVEL PT_PMD_LEVEL          /* 32 MiB or 512 MiB */
+#endif
+
+/* Contiguous-run lengths (Arm ARM D8.7.1, "The Contiguous bit"). */
+#if GRANULE_SHIFT == 12
+#define PT_CONT_PTE        16   /* 64 KiB */
+#define PT_CONT_PMD        16   /* 32 MiB */
+#elif GRANULE_SHIFT == 14
+#define PT_CONT_PTE        128  /* 2 MiB */
+#define PT_CONT_PMD        32   /* 1 GiB */
+#else
+#define PT_CONT_PTE        32   /* 2 MiB */
+#define PT_CONT_PMD        32   /* 16 GiB */
+#endif
+
+/* TCR_EL1 granule encodings differ between the halves (Arm ARM D19.2, TCR_EL1). */
+#if GRANULE_SHIFT == 12
+#define TCR_TG0_BITS       0
+#define TCR_TG1_BITS       2
+#define ID_TGRAN_SHIFT     28   /* ID_AA64MMFR0_EL1.TGran4: 0 or 1 supported, 0xf not */
+#elif GRANULE_SHIFT == 14
+#define TCR_TG0_BITS       2
+#define TCR_TG1_BITS       1
+#define ID_TGRAN_SHIFT     20   /* TGran16: 0 not supported, 1 or 2 supported */
+#else
+#define TCR_TG0_BITS       1
+#define TCR_TG1_BITS       3
+#define ID_TGRAN_SHIFT     24   /* TGran64: 0 supported, 0xf not */
+#endif
+#define TCR_TSZ            (64 - VA_BITS)
+
+/* The granule's name, and its ID_AA64MMFR0_EL1 field, for messages. */
+#if GRANULE_SHIFT == 12
+#define GRANULE_NAME       "4K"
+#define TGRAN_FIELD        "TGran4"
+#elif GRANULE_SHIFT == 14
+#define GRANULE_NAME       "16K"
+#define TGRAN_FIELD        "TGran16"
+#else
+#define GRANULE_NAME       "64K"
+#define TGRAN_FIELD        "TGran64"
+#endif
+
+#endif

@@ -29,7 +29,7 @@ static long pipe_read(struct file *f, void *dst, size_t n, u64 *off)
 		if (!p->writers)
 			return 0;	/* end of file */
 		if (sleep_on(p, 0) == -EINTR)
-			return -EINTR;
+			return -ERESTARTSYS;
 	}
 	while (got < n && p->tail != p->head) {
 		((u8 *)dst)[got++] = p->buf[p->tail % PIPE_SIZE];
@@ -56,7 +56,7 @@ static long pipe_write(struct file *f, const void *src, size_t n, u64 *off)
 		if (p->head - p->tail == PIPE_SIZE) {
 			wakeup(p);
 			if (sleep_on(p, 0) == -EINTR)
-				return put ? (long)put : -EINTR;
+				return put ? (long)put : -ERESTARTSYS;
 			continue;
 		}
 		p->buf[p->head % PIPE_SIZE] = ((const u8 *)src)[put++];

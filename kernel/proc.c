@@ -14,6 +14,7 @@
 #include "ktime.h"
 #include "exec.h"
 #include "mm_check.h"
+#include "tty.h"
 
 static struct proc ptable[NPROC];
 static struct cpu cpus[1];
@@ -77,6 +78,25 @@ int proc_live_mms(struct mm **mms, int *pids, int max)
 	return n;
 }
 
+int proc_list_pids(int *pids, int max)
+{
+	int n = 0;
+
+	for (int i = 0; i < NPROC && n < max; i++)
+		if (ptable[i].state != P_UNUSED && ptable[i].state != P_EMBRYO)
+			pids[n++] = ptable[i].pid;
+	for (int i = 1; i < n; i++)	/* slots are reused, so sort by pid */
+		for (int j = i; j > 0 && pids[j - 1] > pids[j]; j--) {
+			int t = pids[j];
+
+			pids[j] = pids[j - 1];
+			pids[j - 1] = t;
+		}
+	return n;
+}
+
+/* A zombie still counts as a target (Linux: sending to it succeeds and
+ * does nothing), so the caller's -ESRCH means "no such process at all". */
 long proc_signal_all(const struct ksiginfo *info, struct proc *skip)
 {
 	long rc = -ESRCH;
@@ -84,13 +104,126 @@ long proc_signal_all(const struct ksiginfo *info, struct proc *skip)
 	for (int i = 0; i < NPROC; i++) {
 		struct proc *p = &ptable[i];
 
-		if (p->state == P_UNUSED || p->state == P_ZOMBIE || p == skip || p == init_proc)
+		if (p->state == P_UNUSED || p->state == P_EMBRYO || p == skip || p->pid <= 1)
 			continue;
-		if (info->signo)
+		if (info->signo && p->state != P_ZOMBIE)
 			signal_send(p, info);
 		rc = 0;
 	}
 	return rc;
+}
+
+/* ---- process groups and sessions ---- */
+
+long proc_signal_group(int pgid, const struct ksiginfo *info)
+{
+	long rc = -ESRCH;
+
+	for (int i = 0; i < NPROC; i++) {
+		struct proc *p = &ptable[i];
+
+		if (p->state == P_UNUSED || p->state == P_EMBRYO || p->pgid != pgid)
+			continue;
+		if (info->signo && p->state != P_ZOMBIE)
+			signal_send(p, info);
+		rc = 0;
+	}
+	return rc;
+}
+
+bool proc_pgrp_in_session(int pgid, int sid)
+{
+	for (int i = 0; i < NPROC; i++) {
+		struct proc *p = &ptable[i];
+
+		if (p->state != P_UNUSED && p->state != P_EMBRYO && p->pgid == pgid && p->sid == sid)
+			return true;
+	}
+	return false;
+}
+
+bool proc_pgrp_orphaned(int pgid)
+{
+	for (int i = 0; i < NPROC; i++) {
+		struct proc *p = &ptable[i], *parent = p->parent;
+
+		if (p->state == P_UNUSED || p->state == P_EMBRYO || p->state == P_ZOMBIE || p->pgid != pgid)
+			continue;
+		if (parent && parent != init_proc && parent->pgid != pgid && parent->sid == p->sid)
+			return false;
+	}
+	return true;
+}
+
+bool proc_pgrp_exists(int pgid)
+{
+	for (int i = 0; i < NPROC; i++)
+		if (ptable[i].state != P_UNUSED && ptable[i].state != P_EMBRYO && ptable[i].pgid == pgid)
+			return true;
+	return false;
+}
+
+/*
+ * setpgid(pid, pgid), with Linux's checks in Linux's order: a negative
+ * pgid is EINVAL; pid must be the caller or a child of it (else ESRCH); a
+ * child must be in the caller's session (EPERM) and must not have exec'd
+ * (EACCES); a session leader cannot move (EPERM); and a group other than
+ * the process's own pid must already exist in the caller's session (EPERM).
+ */
+long proc_setpgid(int pid, int pgid)
+{
+	struct proc *me = current_proc(), *p;
+
+	if (pgid < 0)
+		return -EINVAL;
+	if (!pid)
+		pid = me->pid;
+	if (!pgid)
+		pgid = pid;
+	p = proc_find(pid);
+	if (!p || (p != me && p->parent != me))
+		return -ESRCH;
+	if (p != me) {
+		if (p->sid != me->sid)
+			return -EPERM;
+		if (p->did_exec)
+			return -EACCES;
+	}
+	if (p->pid == p->sid)
+		return -EPERM;
+	if (pgid != p->pid && !proc_pgrp_in_session(pgid, me->sid))
+		return -EPERM;
+	p->pgid = pgid;
+	return 0;
+}
+
+long proc_getpgid(int pid)
+{
+	struct proc *p = pid ? proc_find(pid) : current_proc();
+
+	return p ? p->pgid : -ESRCH;
+}
+
+long proc_getsid(int pid)
+{
+	struct proc *p = pid ? proc_find(pid) : current_proc();
+
+	return p ? p->sid : -ESRCH;
+}
+
+/* setsid: EPERM if a process group already has the caller's pid as its id
+ * (the caller leads one, or a group it once led lives on); else a new
+ * session and group, with no controlling terminal. */
+long proc_setsid(void)
+{
+	struct proc *me = current_proc();
+
+	for (int i = 0; i < NPROC; i++)
+		if (ptable[i].state != P_UNUSED && ptable[i].state != P_EMBRYO && ptable[i].pgid == me->pid)
+			return -EPERM;
+	me->pgid = me->sid = me->pid;
+	me->tty_detached = false;
+	return me->sid;
 }
 
 /*
@@ -226,6 +359,7 @@ void sched_tick(void)
 		if (p->state == P_SLEEPING && p->wake_ns && now >= p->wake_ns)
 			p->state = P_RUNNABLE;
 	}
+	tty_poll_input();
 	if (cur)
 		this_cpu()->need_resched = true;
 }
@@ -236,7 +370,7 @@ void user_return_work(struct pt_regs *regs)
 
 	if (this_cpu()->need_resched)
 		yield();
-	if (signal_pending(p))
+	if (signal_pending(p) || p->in_syscall)
 		signal_deliver(p, regs);
 }
 
@@ -270,11 +404,53 @@ long proc_fork(unsigned long flags, unsigned long child_sp)
 	signal_fork(&child->sig, &parent->sig);
 	memcpy(child->rlim, parent->rlim, sizeof(child->rlim));
 	memcpy(child->name, parent->name, sizeof(child->name));
+	child->pgid = parent->pgid;
+	child->sid = parent->sid;
+	child->tty_detached = parent->tty_detached;
 	arch_fork_context(&child->ctx);
 	child->parent = parent;
 	child->state = P_RUNNABLE;
 	mm_check_after("fork", (unsigned long)child->pid);
 	return child->pid;
+}
+
+#define SA_NOCLDSTOP	1
+#define CLD_STOPPED	5
+#define CLD_CONTINUED	6
+
+/* Tell p's parent that p changed state: SIGCHLD with si_code code (unless
+ * the parent asked for no stop/continue reports, SA_NOCLDSTOP) and a
+ * wake-up for its wait4. */
+static void notify_parent(struct proc *p, int code, int status)
+{
+	struct proc *parent = p->parent;
+	struct ksiginfo si = { .signo = SIGCHLD, .code = code, .pid = p->pid, .status = status };
+
+	if (!parent)
+		return;
+	if (!((code == CLD_STOPPED || code == CLD_CONTINUED) &&
+	      (parent->sig.act[SIGCHLD - 1].flags & SA_NOCLDSTOP)))
+		signal_send(parent, &si);
+	wakeup(parent);
+}
+
+void proc_stop(int sig)
+{
+	struct proc *p = current_proc();
+
+	p->state = P_STOPPED;
+	p->stop_report = (sig << 8) | 0x7f;
+	notify_parent(p, CLD_STOPPED, sig);
+	sched();
+}
+
+void proc_continue(struct proc *p)
+{
+	if (p->state != P_STOPPED)
+		return;
+	p->state = P_RUNNABLE;
+	p->stop_report = 0xffff;
+	notify_parent(p, CLD_CONTINUED, SIGCONT);
 }
 
 void proc_exit(int wait_status)
@@ -292,6 +468,7 @@ void proc_exit(int wait_status)
 	mm_put(p->mm);
 	p->mm = NULL;
 	mm_check_after("exit", (unsigned long)p->pid);
+	tty_session_exit(p);
 	/* Orphans go to init; a zombie orphan is reaped by init's wait. */
 	for (int i = 0; i < NPROC; i++)
 		if (ptable[i].state != P_UNUSED && ptable[i].parent == p)
@@ -310,18 +487,27 @@ void proc_exit(int wait_status)
 	if (p->parent) {
 		/* si_code CLD_EXITED (1), CLD_KILLED (2) or CLD_DUMPED (3). */
 		int code = !(wait_status & 0x7f) ? 1 : (wait_status & 0x80) ? 3 : 2;
-		struct ksiginfo si = { .signo = SIGCHLD, .code = code, .pid = p->pid,
-				       .status = code == 1 ? (wait_status >> 8) & 0xff : wait_status & 0x7f };
 
-		signal_send(p->parent, &si);
-		wakeup(p->parent);
+		notify_parent(p, code, code == 1 ? (wait_status >> 8) & 0xff : wait_status & 0x7f);
 	}
 	wakeup(init_proc);
 	sched();
 	panic("zombie %d ran again", p->pid);
 }
 
-#define WNOHANG 1
+#define WNOHANG		1
+#define WUNTRACED	2
+#define WCONTINUED	8
+
+/* A stop (WUNTRACED) or continue (WCONTINUED) of p that wait4 may report. */
+static bool reportable_change(const struct proc *p, int options)
+{
+	if (p->state == P_ZOMBIE || !p->stop_report)
+		return false;
+	if (p->stop_report == 0xffff)
+		return options & WCONTINUED;
+	return (options & WUNTRACED) && p->state == P_STOPPED;
+}
 
 long proc_wait(int pid, int *status_out, int options, struct proc **reaped)
 {
@@ -336,6 +522,12 @@ long proc_wait(int pid, int *status_out, int options, struct proc **reaped)
 			if (p->state == P_UNUSED || p->parent != me || (pid > 0 && p->pid != pid))
 				continue;
 			have_child = true;
+			if (reportable_change(p, options)) {
+				if (status_out)
+					*status_out = p->stop_report;
+				p->stop_report = 0;
+				return p->pid;
+			}
 			if (p->state != P_ZOMBIE)
 				continue;
 			int cpid = p->pid;
@@ -353,7 +545,7 @@ long proc_wait(int pid, int *status_out, int options, struct proc **reaped)
 		if (options & WNOHANG)
 			return 0;
 		if (sleep_on(me, 0) == -EINTR)
-			return -EINTR;
+			return -ERESTARTSYS;	/* restarted after a SA_RESTART handler */
 	}
 }
 
@@ -365,6 +557,8 @@ void proc_start_init(const char *path, char *const argv[], char *const envp[])
 	if (!p)
 		panic("cannot allocate the first process");
 	init_proc = p;
+	p->pgid = p->sid = p->pid;
+	tty_set_init_session(p->sid);
 	proc_default_limits(p);
 	p->mm = mm_create();
 	if (!p->mm)

@@ -29,7 +29,8 @@
 #define RLIM_INFINITY	(~0ull)
 #define KSTACK_ORDER	2	/* kernel stack: 4 pages */
 
-enum proc_state { P_UNUSED, P_EMBRYO, P_RUNNABLE, P_RUNNING, P_SLEEPING, P_ZOMBIE };
+/* P_STOPPED: stopped by a job-control signal until SIGCONT (or SIGKILL). */
+enum proc_state { P_UNUSED, P_EMBRYO, P_RUNNABLE, P_RUNNING, P_SLEEPING, P_STOPPED, P_ZOMBIE };
 
 struct mm;
 struct file;
@@ -45,6 +46,15 @@ struct proc {
 	u64 wake_ns;			/* sleeping until this ktime (0: no timeout) */
 	bool killed;			/* exit at the next return to user mode */
 	int wait_status;		/* Linux wait status, valid once P_ZOMBIE */
+	int pgid, sid;			/* process group and session (inherited by fork) */
+	bool tty_detached;		/* TIOCNOTTY by a non-leader: no controlling tty */
+	bool did_exec;			/* has exec'd since fork: setpgid by the parent is EACCES */
+	int stop_report;		/* for wait4: 0, or the stop/continue status not reported yet */
+	bool in_syscall;		/* returning from a system call: restart rules apply */
+	unsigned long syscall_arg0;	/* its first argument, for a restart (arm64's x0 is the result) */
+	u64 restart_deadline;		/* restart_syscall: when the interrupted nanosleep ends */
+	unsigned long restart_urem;	/* ... and where it writes the time left */
+	bool restart_t64;
 	struct file *files[NOFILE];
 	bool cloexec[NOFILE];		/* FD_CLOEXEC: closed by a successful exec */
 	struct { u64 cur, max; } rlim[RLIM_NLIMITS];	/* resource limits (prlimit64) */
@@ -113,6 +123,33 @@ int proc_live_mms(struct mm **mms, int *pids, int max);
 
 /* Number of processes in use (for the fork limit and tests). */
 int proc_count(void);
+
+/* The pids of every process in the table (zombies too), ascending; at most
+ * max of them; returns how many (for listing /proc). */
+int proc_list_pids(int *pids, int max);
+
+/* ---- process groups and sessions (Linux's rules and errnos) ---- */
+long proc_setpgid(int pid, int pgid);
+long proc_getpgid(int pid);	/* pid 0: the caller; -ESRCH */
+long proc_getsid(int pid);
+long proc_setsid(void);
+/* Is pgid a process group of session sid (any member, zombies too)? */
+bool proc_pgrp_in_session(int pgid, int sid);
+/* Is group pgid orphaned (Linux's sense: no live member has a parent
+ * other than init in another group of the same session)? Job-control
+ * stops from the terminal do not apply to such a group. */
+bool proc_pgrp_orphaned(int pgid);
+/* Does any process have process group pgid? */
+bool proc_pgrp_exists(int pgid);
+/* Send info to every process of group pgid (sig 0: just check); -ESRCH if
+ * the group is empty. */
+long proc_signal_group(int pgid, const struct ksiginfo *info);
+
+/* Job control: stop the current process for sig (reporting it to the
+ * parent) until SIGCONT or SIGKILL; called at signal delivery. */
+void proc_stop(int sig);
+/* Resume stopped p (SIGCONT was sent to it); reports to the parent. */
+void proc_continue(struct proc *p);
 
 /* Work before returning to user mode: pending signals, preemption, kill. */
 void user_return_work(struct pt_regs *regs);

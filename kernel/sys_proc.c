@@ -136,6 +136,8 @@ long sys_execve(const unsigned long *a)
 		err = copy_strings(a[2], envp, buf, &used, size);
 	if (!err)
 		err = exec_into(current_proc(), buf, argv, envp);
+	if (!err)
+		current_proc()->did_exec = true;
 	free_pages(pg, EXEC_STRINGS_ORDER);
 	return err;
 }
@@ -439,21 +441,46 @@ long sys_gettimeofday(const unsigned long *a)
 }
 
 /*
- * Sleep until ktime reaches 'until'; -EINTR on a signal, with the time left
- * written to urem (a timespec of the given width) when it is not 0.
+ * Sleep until ktime reaches 'until'. A signal ends the sleep as Linux's
+ * nanosleep: a relative sleep writes the time left to urem (a timespec of
+ * the given width, when urem is not 0) and returns ERESTART_RESTARTBLOCK,
+ * so a handler makes it EINTR and a signal without one (a stop, then
+ * SIGCONT) resumes it through restart_syscall for the time left; an
+ * absolute sleep (abs) is simply restarted with its arguments.
  */
-static long sleep_until(u64 until, unsigned long urem, bool t64)
+static long sleep_until(u64 until, unsigned long urem, bool t64, bool abs)
 {
+	struct proc *p = current_proc();
+
 	while (ktime_ns() < until) {
 		if (sleep_on(&sleep_until, until) == -EINTR) {
 			u64 left = until > ktime_ns() ? until - ktime_ns() : 0;
 
+			if (abs)
+				return -ERESTARTNOHAND;
 			if (urem && put_timespec_ns((void *)urem, t64, left))
 				return -EFAULT;
-			return -EINTR;
+			p->restart_deadline = until;
+			p->restart_urem = urem;
+			p->restart_t64 = t64;
+			return -ERESTART_RESTARTBLOCK;
 		}
 	}
 	return 0;
+}
+
+/* restart_syscall(): the rest of the nanosleep a signal without a handler
+ * interrupted; -EINTR when there is none to resume. */
+long sys_restart_syscall(const unsigned long *a)
+{
+	struct proc *p = current_proc();
+	u64 until = p->restart_deadline;
+
+	(void)a;
+	if (!until)
+		return -EINTR;
+	p->restart_deadline = 0;
+	return sleep_until(until, p->restart_urem, p->restart_t64, false);
 }
 
 /* A valid sleep request (Linux's timespec64_valid), in nanoseconds. */
@@ -476,7 +503,7 @@ long sys_nanosleep(const unsigned long *a)
 	u64 ns;
 	long rc = sleep_request((const void *)a[0], false, &ns);
 
-	return rc ? rc : sleep_until(ktime_ns() + ns, a[1], false);
+	return rc ? rc : sleep_until(ktime_ns() + ns, a[1], false, false);
 }
 
 static long do_clock_nanosleep(const unsigned long *a, bool t64)
@@ -489,7 +516,7 @@ static long do_clock_nanosleep(const unsigned long *a, bool t64)
 		return rc;
 	if (!abs)
 		when += ktime_ns();
-	return sleep_until(when, abs ? 0 : a[3], t64);
+	return sleep_until(when, abs ? 0 : a[3], t64, abs);
 }
 
 long sys_clock_nanosleep(const unsigned long *a) { return do_clock_nanosleep(a, false); }
@@ -531,20 +558,39 @@ static long kill_one(struct proc *p, int sig, int code)
 	return 0;
 }
 
+/*
+ * kill(pid, sig) as Linux: pid > 0 one process; 0 the caller's process
+ * group; -1 every process but init and the caller; < -1 the group -pid.
+ * A group or "everyone" with no member is ESRCH. Everyone is root here,
+ * so EPERM never happens.
+ */
 long sys_kill(const unsigned long *a)
 {
 	int pid = arg_int(a[0]), sig = arg_int(a[1]);
+	struct ksiginfo si = { .signo = sig, .code = SI_USER, .pid = current_proc()->pid };
 
 	if (sig && !valid_signal(sig))
 		return -EINVAL;
 	if (pid > 0)
 		return kill_one(proc_find(pid), sig, SI_USER);
-	if (pid == -1) {	/* every process but init and the caller */
-		struct ksiginfo si = { .signo = sig, .code = SI_USER, .pid = current_proc()->pid };
-
+	if (pid == -1)
 		return proc_signal_all(&si, current_proc());
-	}
-	return kill_one(current_proc(), sig, SI_USER);	/* no process groups: our own */
+	if (pid == (int)0x80000000)
+		return -ESRCH;	/* -INT_MIN is no group id */
+	return proc_signal_group(pid ? -pid : current_proc()->pgid, &si);
+}
+
+/* ---- process groups and sessions (the rules are in proc.c) ---- */
+
+long sys_setpgid(const unsigned long *a) { return proc_setpgid(arg_int(a[0]), arg_int(a[1])); }
+long sys_getpgid(const unsigned long *a) { return proc_getpgid(arg_int(a[0])); }
+long sys_getpgrp(const unsigned long *a) { (void)a; return proc_getpgid(0); }
+long sys_getsid(const unsigned long *a) { return proc_getsid(arg_int(a[0])); }
+
+long sys_setsid(const unsigned long *a)
+{
+	(void)a;
+	return proc_setsid();
 }
 
 long sys_tkill(const unsigned long *a)
@@ -665,6 +711,7 @@ long sys_rt_sigreturn(const unsigned long *a)
 	u64 blocked;
 
 	(void)a;
+	p->in_syscall = false;	/* the restored x0/r3 is a value, never a restart code */
 	if (!arch_sigreturn(p, regs, &blocked)) {
 		struct ksiginfo si = { .signo = SIGSEGV, .code = SI_USER };
 
@@ -701,7 +748,7 @@ long sys_rt_sigsuspend(const unsigned long *a)
 	p->sig.blocked = mask & ~(SIGMASK(SIGKILL) | SIGMASK(SIGSTOP));
 	while (!signal_pending(p))
 		sleep_on(&p->sig, 0);
-	return -EINTR;
+	return -ERESTARTNOHAND;	/* EINTR after a handler; a stop and continue waits again */
 }
 
 struct stack_user {

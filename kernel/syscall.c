@@ -51,6 +51,8 @@ long syscall_dispatch(unsigned long nr, const unsigned long *a)
 		log_unknown(nr);
 		return -ENOSYS;
 	}
+	current_proc()->in_syscall = true;	/* for the restart rules (signal.c) */
+	current_proc()->syscall_arg0 = a[0];
 	ret = arch_syscalls[nr].fn(a);
 	if (opt_mm_check && changes_mm(arch_syscalls[nr].fn))
 		mm_check_all(arch_syscalls[nr].name, a[0]);

@@ -52,6 +52,7 @@ declare -A EQUIV=(
 declare -A MB_ONLY=(
 	[fork]="arm64 has clone only"
 	[vfork]="arm64 has clone only"
+	[getpgrp]="arm64 has getpgid(0)"
 	[mmap2]="32-bit: the offset in pages"
 	[fstat64]="32-bit: struct stat64"
 	[fstatat64]="32-bit: struct stat64"

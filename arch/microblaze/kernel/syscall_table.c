@@ -77,6 +77,7 @@ static long mb_fallocate(const unsigned long *a)
 }
 
 const struct syscall_entry arch_syscalls[] = {
+	SYS(0, restart_syscall),
 	SYS(1, exit),
 	ADAPT(2, mb_fork, "fork"),
 	SYS(3, read),
@@ -95,7 +96,10 @@ const struct syscall_entry arch_syscalls[] = {
 	SYS(50, getegid),
 	SYS(54, ioctl),
 	SYS(55, fcntl),
+	SYS(57, setpgid),
 	SYS(64, getppid),
+	SYS(65, getpgrp),
+	SYS(66, setsid),
 	SYS(75, setrlimit),
 	SYS(77, getrusage),
 	SYS(78, gettimeofday),
@@ -108,9 +112,11 @@ const struct syscall_entry arch_syscalls[] = {
 	ADAPT(120, mb_clone, "clone"),
 	SYS(122, uname),
 	SYS(125, mprotect),
+	SYS(132, getpgid),
 	ADAPT(140, sys_llseek, "_llseek"),
 	SYS(145, readv),
 	SYS(146, writev),
+	SYS(147, getsid),
 	SYS(158, sched_yield),
 	SYS(162, nanosleep),
 	SYS(163, mremap),

@@ -37,5 +37,13 @@ int getpagesize(void);
 unsigned int sleep(unsigned int seconds);
 int usleep(unsigned int usec);
 long syscall(long number, ...);
+/* process groups, sessions, the terminal's foreground group (src/proc.c) */
+int setpgid(pid_t pid, pid_t pgid);
+pid_t getpgid(pid_t pid);
+pid_t getpgrp(void);
+pid_t setsid(void);
+pid_t getsid(pid_t pid);
+pid_t tcgetpgrp(int fd);
+int tcsetpgrp(int fd, pid_t pgrp);
 
 #endif

@@ -47,6 +47,12 @@
 #define SYS_setuid          __SC(146, 213)
 #define SYS_set_tid_address __SC( 96, 258)
 
+#define SYS_setpgid         __SC(154,  57)
+#define SYS_getpgid         __SC(155, 132)
+#define SYS_getsid          __SC(156, 147)
+#define SYS_setsid          __SC(157,  66)
+#define SYS_restart_syscall __SC(128,   0)
+
 #define SYS_kill            __SC(129,  37)
 #define SYS_tgkill          __SC(131, 270)
 #define SYS_tkill           __SC(130, 238)

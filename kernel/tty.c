@@ -29,6 +29,7 @@
 #define TIOCSCTTY	0x540e
 #define TIOCGPGRP	0x540f
 #define TIOCSPGRP	0x5410
+#define TIOCSTI		0x5412
 #define TIOCGWINSZ	0x5413
 #define TIOCSWINSZ	0x5414
 #define FIONREAD	0x541b
@@ -340,6 +341,7 @@ long console_tty_ioctl(unsigned long cmd, unsigned long arg)
 	struct ksiginfo winch = { .signo = SIGWINCH, .code = 0x80 };
 	u16 ws[4];
 	int v;
+	u8 ch;
 
 	switch (cmd) {
 	case TCGETS:
@@ -365,6 +367,12 @@ long console_tty_ioctl(unsigned long cmd, unsigned long arg)
 		if (memcmp(ws, tty.ws, sizeof(ws)) && tty.pgrp)
 			proc_signal_group(tty.pgrp, &winch);
 		memcpy(tty.ws, ws, sizeof(ws));
+		return 0;
+	case TIOCSTI:	/* a byte "typed" (root may, so everyone may here) */
+		if (copy_from_user(&ch, (const void *)arg, 1))
+			return -EFAULT;
+		input_byte(ch);
+		wakeup(&tty);
 		return 0;
 	case FIONREAD:
 		tty_poll_input();

@@ -7,8 +7,9 @@
 # Each HOSTFILE is stored at /PATH (or at /bin/<its name> when no /PATH is
 # given), with mode 0755 if it is executable on the host and 0644 otherwise.
 # The archive always holds the directories /, /bin, /dev and /proc, every
-# parent directory of a /PATH, and the character device /dev/console (5, 1),
-# which Linux opens as the first three file descriptors of /init. Owners
+# parent directory of a /PATH, the character device /dev/console (5, 1),
+# which Linux opens as the first three file descriptors of /init, and
+# /dev/tty (5, 0), the opener's controlling terminal. Owners
 # are root, timestamps are 0, so the same inputs give the same archive.
 #
 # newc layout, per entry: the 6 characters "070701", then 13 fields of 8 hex
@@ -78,6 +79,7 @@ for d in "${dir_list[@]}"; do
 	entry "$d" $((0040755)) 2 0 0 0
 done
 entry dev/console $((0020600)) 1 0 5 1
+entry dev/tty $((0020666)) 1 0 5 0
 for i in "${!names[@]}"; do
 	f=${files[$i]}
 	mode=$((0100644))

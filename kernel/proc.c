@@ -15,6 +15,7 @@
 #include "exec.h"
 #include "mm_check.h"
 #include "tty.h"
+#include "vma.h"
 
 static struct proc ptable[NPROC];
 static struct cpu cpus[1];
@@ -288,7 +289,9 @@ static void run(struct cpu *c, struct proc *p)
 	p->state = P_RUNNING;
 	c->proc = p;
 	arch_switch_mm(p->mm);
+	p->run_start_ns = ktime_ns();
 	arch_switch(&c->sched_ctx, &p->ctx);
+	p->run_ns += ktime_ns() - p->run_start_ns;
 	c->proc = NULL;
 }
 
@@ -348,16 +351,52 @@ void wakeup(const void *chan)
 			ptable[i].state = P_RUNNABLE;
 }
 
+#define TICK_NS (1000000000ull / HZ)
+
+/* A process-time interval timer of cur counts down one tick; sig when it
+ * runs out (reloaded from its interval). */
+static void itimer_tick(struct proc *cur, int which, int sig)
+{
+	struct ksiginfo si = { .signo = sig, .code = 0x80 /* SI_KERNEL */ };
+	u64 *v = &cur->itimer[which].value;
+
+	if (!*v)
+		return;
+	if (*v > TICK_NS) {
+		*v -= TICK_NS;
+		return;
+	}
+	*v = cur->itimer[which].interval;
+	signal_send(cur, &si);
+}
+
 void sched_tick(void)
 {
 	u64 now = ktime_ns();
 	struct proc *cur = current_proc();
+	struct ksiginfo alrm = { .signo = SIGALRM, .code = 0x80 /* SI_KERNEL */ };
 
 	for (int i = 0; i < NPROC; i++) {
 		struct proc *p = &ptable[i];
 
+		if (p->state == P_UNUSED || p->state == P_EMBRYO || p->state == P_ZOMBIE)
+			continue;
 		if (p->state == P_SLEEPING && p->wake_ns && now >= p->wake_ns)
 			p->state = P_RUNNABLE;
+		u64 *real = &p->itimer[ITIMER_REAL].value;
+
+		if (*real && now >= *real) {
+			u64 iv = p->itimer[ITIMER_REAL].interval;
+
+			/* periodic: the next expiry after now (missed ones are one signal) */
+			*real = iv ? *real + ((now - *real) / iv + 1) * iv : 0;
+			signal_send(p, &alrm);
+		}
+	}
+	if (cur) {	/* the tick interrupted user mode (the kernel runs with interrupts off) */
+		cur->utime_ns += TICK_NS;
+		itimer_tick(cur, ITIMER_VIRTUAL, SIGVTALRM);
+		itimer_tick(cur, ITIMER_PROF, SIGPROF);
 	}
 	tty_poll_input();
 	if (cur)
@@ -464,6 +503,7 @@ void proc_exit(int wait_status)
 			p->cloexec[fd] = false;
 		}
 	}
+	p->maxrss_kb = MAX(p->maxrss_kb, mm_resident_kb(p->mm));
 	arch_switch_mm(NULL);
 	mm_put(p->mm);
 	p->mm = NULL;
@@ -509,22 +549,93 @@ static bool reportable_change(const struct proc *p, int options)
 	return (options & WUNTRACED) && p->state == P_STOPPED;
 }
 
-long proc_wait(int pid, int *status_out, int options, struct proc **reaped)
+u64 mm_resident_kb(struct mm *mm)
+{
+	u64 pages = 0;
+
+	if (!mm)
+		return 0;
+	for (const struct vma *v = mm->vmas; v; v = v->next)
+		if (!(v->flags & VM_HUGETLB))
+			pages += mm_rss_pages(mm, v->start, v->end);
+	return pages * (PAGE_SIZE / 1024);
+}
+
+/* User and system time: user time is what the tick saw, the rest of the
+ * time on the CPU (the running slice included) is system time. */
+static void cpu_times(const struct proc *p, u64 *ut, u64 *st)
+{
+	u64 total = p->run_ns + (p->state == P_RUNNING ? ktime_ns() - p->run_start_ns : 0);
+
+	*ut = MIN(p->utime_ns, total);
+	*st = total - *ut;
+}
+
+void proc_get_usage(const struct proc *p, bool children, struct proc_usage *u)
+{
+	if (children) {
+		*u = (struct proc_usage){ p->cutime_ns, p->cstime_ns, p->cminflt, p->cmajflt, p->cmaxrss_kb };
+		return;
+	}
+	cpu_times(p, &u->utime_ns, &u->stime_ns);
+	u->minflt = p->minflt;
+	u->majflt = p->majflt;
+	u->maxrss_kb = MAX(p->maxrss_kb, p->state == P_ZOMBIE ? 0 : mm_resident_kb(p->mm));
+}
+
+/* Reaping child: its usage (and its children's) becomes ours as a parent. */
+static void collect_usage(struct proc *me, const struct proc *child, struct proc_usage *out)
+{
+	struct proc_usage own, kids;
+
+	proc_get_usage(child, false, &own);
+	proc_get_usage(child, true, &kids);
+	me->cutime_ns += own.utime_ns + kids.utime_ns;
+	me->cstime_ns += own.stime_ns + kids.stime_ns;
+	me->cminflt += own.minflt + kids.minflt;
+	me->cmajflt += own.majflt + kids.majflt;
+	me->cmaxrss_kb = MAX(me->cmaxrss_kb, MAX(own.maxrss_kb, kids.maxrss_kb));
+	if (out)
+		*out = (struct proc_usage){ own.utime_ns + kids.utime_ns, own.stime_ns + kids.stime_ns,
+					    own.minflt + kids.minflt, own.majflt + kids.majflt,
+					    MAX(own.maxrss_kb, kids.maxrss_kb) };
+}
+
+/* Does wait4's pid argument select child p? */
+static bool wait_selects(const struct proc *me, const struct proc *p, int pid)
+{
+	if (pid > 0)
+		return p->pid == pid;
+	if (pid == 0)
+		return p->pgid == me->pgid;
+	if (pid < -1)
+		return p->pgid == -pid;
+	return true;
+}
+
+long proc_wait(int pid, int *status_out, int options, struct proc_usage *usage)
 {
 	struct proc *me = current_proc();
 
+	if (pid == (int)0x80000000)
+		return -ESRCH;	/* Linux: -INT_MIN names no group */
+	if (options & ~(WNOHANG | WUNTRACED | WCONTINUED | 0xe0000000))
+		return -EINVAL;	/* __WNOTHREAD, __WALL, __WCLONE are accepted */
 	for (;;) {
 		bool have_child = false;
 
 		for (int i = 0; i < NPROC; i++) {
 			struct proc *p = &ptable[i];
 
-			if (p->state == P_UNUSED || p->parent != me || (pid > 0 && p->pid != pid))
+			if (p->state == P_UNUSED || p->state == P_EMBRYO || p->parent != me ||
+			    !wait_selects(me, p, pid))
 				continue;
 			have_child = true;
 			if (reportable_change(p, options)) {
 				if (status_out)
 					*status_out = p->stop_report;
+				if (usage)
+					proc_get_usage(p, false, usage);
 				p->stop_report = 0;
 				return p->pid;
 			}
@@ -534,9 +645,7 @@ long proc_wait(int pid, int *status_out, int options, struct proc **reaped)
 
 			if (status_out)
 				*status_out = p->wait_status;
-			if (reaped)
-				*reaped = p;
-			me->minflt += p->minflt;	/* children's usage is not kept apart yet */
+			collect_usage(me, p, usage);
 			proc_free(p);
 			return cpid;
 		}

@@ -60,7 +60,13 @@ struct proc {
 	struct { u64 cur, max; } rlim[RLIM_NLIMITS];	/* resource limits (prlimit64) */
 	struct sigstate sig;
 	u64 minflt, majflt;		/* page faults (getrusage) */
-	u64 utime_ns, stime_ns;
+	u64 utime_ns, stime_ns;		/* user time (ticks that found it in user mode), the rest */
+	u64 run_ns, run_start_ns;	/* time on the CPU, and when it last got it */
+	u64 cutime_ns, cstime_ns;	/* reaped children's (and their children's) */
+	u64 cminflt, cmajflt, maxrss_kb, cmaxrss_kb;
+	/* interval timers, Linux's ITIMER_REAL (a ktime deadline), _VIRTUAL and
+	 * _PROF (time left): 0 = disarmed; reload with interval */
+	struct { u64 value, interval; } itimer[3];
 	unsigned long clear_child_tid;	/* set_tid_address */
 	char name[16];
 };
@@ -107,8 +113,22 @@ long proc_fork(unsigned long flags, unsigned long child_sp);
 /* Terminate the current process with a Linux wait status (never returns). */
 void proc_exit(int wait_status) __attribute__((noreturn));
 
-/* wait4: pid as in Linux (-1 any child, >0 that child). */
-long proc_wait(int pid, int *status_out, int options, struct proc **reaped);
+/* What wait4 and getrusage report of a process (Linux's struct rusage
+ * fields this kernel counts). */
+struct proc_usage {
+	u64 utime_ns, stime_ns, minflt, majflt, maxrss_kb;
+};
+
+/* wait4: pid as in Linux (-1 any child, 0 our group, < -1 group -pid,
+ * > 0 that child); *usage (when not NULL) gets the reaped child's usage,
+ * its own reaped descendants included. */
+long proc_wait(int pid, int *status_out, int options, struct proc_usage *usage);
+
+/* getrusage: p's own usage (children false) or its reaped children's. */
+void proc_get_usage(const struct proc *p, bool children, struct proc_usage *u);
+
+/* Resident set of mm in KiB (the pages present in its VMAs). */
+u64 mm_resident_kb(struct mm *mm);
 
 /* The process with this pid, or NULL. */
 struct proc *proc_find(int pid);
@@ -154,7 +174,15 @@ void proc_continue(struct proc *p);
 /* Work before returning to user mode: pending signals, preemption, kill. */
 void user_return_work(struct pt_regs *regs);
 
-/* The timer tick: account time, wake sleepers, ask for a reschedule. */
+/* Interval timers (setitimer's which): ITIMER_REAL counts wall time,
+ * ITIMER_VIRTUAL and ITIMER_PROF the process's ticks (both: a process is
+ * only ever interrupted by the tick in user mode). */
+#define ITIMER_REAL	0
+#define ITIMER_VIRTUAL	1
+#define ITIMER_PROF	2
+
+/* The timer tick: account time, wake sleepers, fire interval timers, ask
+ * for a reschedule. */
 void sched_tick(void);
 
 #endif

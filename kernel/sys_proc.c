@@ -149,17 +149,30 @@ struct rusage_user {
 	long msgsnd, msgrcv, nsignals, nvcsw, nivcsw;
 };
 
+static void usage_to_user(struct rusage_user *ru, const struct proc_usage *u)
+{
+	memset(ru, 0, sizeof(*ru));
+	ru->utime_sec = (long)(u->utime_ns / 1000000000);
+	ru->utime_usec = (long)(u->utime_ns % 1000000000 / 1000);
+	ru->stime_sec = (long)(u->stime_ns / 1000000000);
+	ru->stime_usec = (long)(u->stime_ns % 1000000000 / 1000);
+	ru->maxrss = (long)u->maxrss_kb;
+	ru->minflt = (long)u->minflt;
+	ru->majflt = (long)u->majflt;
+}
+
 long sys_wait4(const unsigned long *a)
 {
 	int status = 0;
-	long pid = proc_wait(arg_int(a[0]), &status, arg_int(a[2]), NULL);
+	struct proc_usage u;
+	long pid = proc_wait(arg_int(a[0]), &status, arg_int(a[2]), &u);
 
 	if (pid > 0 && a[1] && copy_to_user((void *)a[1], &status, sizeof(status)))
 		return -EFAULT;
 	if (pid > 0 && a[3]) {
 		struct rusage_user ru;
 
-		memset(&ru, 0, sizeof(ru));
+		usage_to_user(&ru, &u);
 		if (copy_to_user((void *)a[3], &ru, sizeof(ru)))
 			return -EFAULT;
 	}
@@ -251,22 +264,117 @@ long sys_setrlimit(const unsigned long *a)
 	return do_prlimit(0, arg_uint(a[0]), lim, NULL);
 }
 
+/* getrusage(who, ru): RUSAGE_SELF (0), RUSAGE_CHILDREN (-1, the reaped
+ * ones), RUSAGE_THREAD (1, the same as SELF: one thread per process). */
 long sys_getrusage(const unsigned long *a)
 {
-	struct proc *p = current_proc();
 	struct rusage_user ru;
+	struct proc_usage u;
 	int who = arg_int(a[0]);
 
 	if (who != 0 && who != -1 && who != 1)
 		return -EINVAL;
-	memset(&ru, 0, sizeof(ru));
-	if (who != -1) {
-		ru.minflt = (long)p->minflt;
-		ru.majflt = (long)p->majflt;
-		ru.utime_sec = (long)(p->utime_ns / 1000000000);
-		ru.utime_usec = (long)(p->utime_ns % 1000000000 / 1000);
-	}
+	proc_get_usage(current_proc(), who == -1, &u);
+	usage_to_user(&ru, &u);
 	return copy_to_user((void *)a[1], &ru, sizeof(ru)) ? -EFAULT : 0;
+}
+
+/* ---- interval timers ---- */
+
+/* struct itimerval: it_interval then it_value, timevals of two longs. */
+struct itimerval_user {
+	long interval_sec, interval_usec, value_sec, value_usec;
+};
+
+/* Time left on timer which of p, in ns (0: disarmed). */
+static u64 itimer_left(const struct proc *p, int which)
+{
+	u64 v = p->itimer[which].value, now = ktime_ns();
+
+	if (which != ITIMER_REAL || !v)
+		return v;
+	return v > now ? v - now : 1000;	/* due now: Linux reports 1 us left */
+}
+
+static void ns_to_tv(u64 ns, long *sec, long *usec)
+{
+	*sec = (long)(ns / 1000000000);
+	*usec = (long)((ns % 1000000000 + 999) / 1000);	/* never round a live timer down to 0 */
+	if (*usec == 1000000) {
+		(*sec)++;
+		*usec = 0;
+	}
+}
+
+static void itimer_get(const struct proc *p, int which, struct itimerval_user *out)
+{
+	ns_to_tv(p->itimer[which].interval, &out->interval_sec, &out->interval_usec);
+	ns_to_tv(itimer_left(p, which), &out->value_sec, &out->value_usec);
+}
+
+/* Arm (value 0: disarm) timer which; ITIMER_REAL keeps a deadline. */
+static void itimer_set(struct proc *p, int which, u64 value, u64 interval)
+{
+	p->itimer[which].interval = value ? interval : 0;
+	p->itimer[which].value = value && which == ITIMER_REAL ? ktime_ns() + value : value;
+}
+
+static bool tv_valid(long sec, long usec)
+{
+	return sec >= 0 && usec >= 0 && usec < 1000000;
+}
+
+/* getitimer(which, curr): the time left and the interval. */
+long sys_getitimer(const unsigned long *a)
+{
+	int which = arg_int(a[0]);
+	struct itimerval_user v;
+
+	if (which < ITIMER_REAL || which > ITIMER_PROF)
+		return -EINVAL;
+	itimer_get(current_proc(), which, &v);
+	return copy_to_user((void *)a[1], &v, sizeof(v)) ? -EFAULT : 0;
+}
+
+/*
+ * setitimer(which, new, old): as Linux, a NULL new disarms the timer, and
+ * each timeval must have 0 <= usec < 1000000 and sec >= 0 (EINVAL). The
+ * timers tick at HZ: an expiry is seen at the next tick after it.
+ */
+long sys_setitimer(const unsigned long *a)
+{
+	struct proc *p = current_proc();
+	int which = arg_int(a[0]);
+	struct itimerval_user nv = { 0, 0, 0, 0 }, ov;
+
+	if (which < ITIMER_REAL || which > ITIMER_PROF)
+		return -EINVAL;
+	if (a[1] && copy_from_user(&nv, (const void *)a[1], sizeof(nv)))
+		return -EFAULT;
+	if (!tv_valid(nv.value_sec, nv.value_usec) || !tv_valid(nv.interval_sec, nv.interval_usec))
+		return -EINVAL;
+	itimer_get(p, which, &ov);
+	itimer_set(p, which, (u64)nv.value_sec * 1000000000 + (u64)nv.value_usec * 1000,
+		   (u64)nv.interval_sec * 1000000000 + (u64)nv.interval_usec * 1000);
+	if (a[2] && copy_to_user((void *)a[2], &ov, sizeof(ov)))
+		return -EFAULT;
+	return 0;
+}
+
+/* alarm(seconds) (MicroBlaze; arm64's libc uses setitimer): ITIMER_REAL
+ * without interval; returns the seconds that were left, rounded to nearest
+ * and at least 1 if any time was left, as Linux. */
+long sys_alarm(const unsigned long *a)
+{
+	struct proc *p = current_proc();
+	unsigned secs = arg_uint(a[0]);
+	u64 left = itimer_left(p, ITIMER_REAL);
+	long old = (long)((left + 500000000) / 1000000000);
+
+	if (left && !old)
+		old = 1;
+	itimer_set(p, ITIMER_REAL, (u64)secs * 1000000000, 0);
+	return old;
 }
 
 long sys_uname(const unsigned long *a)

@@ -54,7 +54,8 @@ long syscall_dispatch(unsigned long nr, const unsigned long *a);
 	X(memfd_create) X(ftruncate) X(fallocate) X(pkey_alloc) X(pkey_free)           \
 	X(pkey_mprotect) X(getrlimit) X(setrlimit) X(clock_gettime64)                  \
 	X(clock_nanosleep_time64) X(llseek)                                           \
-	X(setpgid) X(getpgid) X(getpgrp) X(getsid) X(setsid) X(restart_syscall)
+	X(setpgid) X(getpgid) X(getpgrp) X(getsid) X(setsid) X(restart_syscall)       \
+	X(getitimer) X(setitimer) X(alarm)
 
 #define DECLARE_SYS(name) long sys_##name(const unsigned long *a);
 SYSCALLS(DECLARE_SYS)

@@ -53,6 +53,7 @@ declare -A MB_ONLY=(
 	[fork]="arm64 has clone only"
 	[vfork]="arm64 has clone only"
 	[getpgrp]="arm64 has getpgid(0)"
+	[alarm]="arm64 has setitimer only"
 	[mmap2]="32-bit: the offset in pages"
 	[fstat64]="32-bit: struct stat64"
 	[fstatat64]="32-bit: struct stat64"

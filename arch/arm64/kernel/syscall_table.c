@@ -34,6 +34,8 @@ const struct syscall_entry arch_syscalls[] = {
 	SYS(96, set_tid_address),
 	SYS(99, set_robust_list),
 	SYS(101, nanosleep),
+	SYS(102, getitimer),
+	SYS(103, setitimer),
 	SYS(113, clock_gettime),
 	SYS(115, clock_nanosleep),
 	SYS(124, sched_yield),

@@ -35,6 +35,7 @@ void *sbrk(intptr_t increment);
 long sysconf(int name);
 int getpagesize(void);
 unsigned int sleep(unsigned int seconds);
+unsigned int alarm(unsigned int seconds);
 int usleep(unsigned int usec);
 long syscall(long number, ...);
 /* process groups, sessions, the terminal's foreground group (src/proc.c) */

@@ -1,6 +1,7 @@
-/* proc.c - process groups, sessions and the terminal's foreground group:
- * one Linux system call (or ioctl) each, errno on failure. */
+/* proc.c - process groups, sessions, the terminal's foreground group and
+ * interval timers: one Linux system call (or ioctl) each, errno on failure. */
 #include <unistd.h>
+#include <sys/time.h>
 #include "libc.h"
 
 #define TIOCGPGRP 0x540f
@@ -24,4 +25,32 @@ int tcsetpgrp(int fd, pid_t pgrp)
 	int v = pgrp;
 
 	return (int)syscall_ret(SYS_ioctl, fd, TIOCSPGRP, &v);
+}
+
+/* ---- interval timers ---- */
+
+int getitimer(int which, struct itimerval *curr) { return (int)syscall_ret(SYS_getitimer, which, curr); }
+
+int setitimer(int which, const struct itimerval *nv, struct itimerval *ov)
+{
+	return (int)syscall_ret(SYS_setitimer, which, nv, ov);
+}
+
+/* alarm: its own call where the arch has one, else ITIMER_REAL (as glibc),
+ * with the seconds left rounded to nearest, at least 1 if any time was left. */
+unsigned int alarm(unsigned int seconds)
+{
+#if defined(__microblaze__)
+	return (unsigned int)sys(SYS_alarm, seconds);
+#else
+	struct itimerval nv = { { 0, 0 }, { (time_t)seconds, 0 } }, ov;
+	unsigned int left;
+
+	if (setitimer(ITIMER_REAL, &nv, &ov) < 0)
+		return 0;
+	left = (unsigned int)ov.it_value.tv_sec;
+	if ((!left && ov.it_value.tv_usec) || ov.it_value.tv_usec >= 500000)
+		left++;
+	return left;
+#endif
 }

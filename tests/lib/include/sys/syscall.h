@@ -52,6 +52,9 @@
 #define SYS_getsid          __SC(156, 147)
 #define SYS_setsid          __SC(157,  66)
 #define SYS_restart_syscall __SC(128,   0)
+#define SYS_getitimer       __SC(102, 105)
+#define SYS_setitimer       __SC(103, 104)
+#define SYS_alarm           __SC( -1,  27)	/* arm64: setitimer */
 
 #define SYS_kill            __SC(129,  37)
 #define SYS_tgkill          __SC(131, 270)

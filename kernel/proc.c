@@ -16,6 +16,7 @@
 #include "mm_check.h"
 #include "tty.h"
 #include "vma.h"
+#include "poll.h"
 
 static struct proc ptable[NPROC];
 static struct cpu cpus[1];
@@ -344,10 +345,11 @@ int sleep_on(const void *chan, u64 wake_ns)
 	return signal_pending(p) ? -EINTR : 0;
 }
 
+/* Poll waiters (poll.c) wake with everyone: any event may be theirs. */
 void wakeup(const void *chan)
 {
 	for (int i = 0; i < NPROC; i++)
-		if (ptable[i].state == P_SLEEPING && ptable[i].chan == chan)
+		if (ptable[i].state == P_SLEEPING && (ptable[i].chan == chan || ptable[i].chan == &poll_chan))
 			ptable[i].state = P_RUNNABLE;
 }
 

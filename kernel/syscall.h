@@ -55,7 +55,8 @@ long syscall_dispatch(unsigned long nr, const unsigned long *a);
 	X(pkey_mprotect) X(getrlimit) X(setrlimit) X(clock_gettime64)                  \
 	X(clock_nanosleep_time64) X(llseek)                                           \
 	X(setpgid) X(getpgid) X(getpgrp) X(getsid) X(setsid) X(restart_syscall)       \
-	X(getitimer) X(setitimer) X(alarm)
+	X(getitimer) X(setitimer) X(alarm)                                           \
+	X(ppoll) X(ppoll_time64) X(pselect6) X(pselect6_time64)
 
 #define DECLARE_SYS(name) long sys_##name(const unsigned long *a);
 SYSCALLS(DECLARE_SYS)

@@ -3,6 +3,8 @@
  * (see vfs.h).
  */
 #include "vfs.h"
+#include "tty.h"
+#include "poll.h"
 #include "proc.h"
 #include "console.h"
 #include "printk.h"
@@ -111,8 +113,14 @@ static long con_ioctl(struct file *f, unsigned long cmd, unsigned long arg)
 	return console_tty_ioctl(cmd, arg);
 }
 
+static unsigned con_poll(struct file *f)
+{
+	(void)f;
+	return (tty_can_read() ? POLLIN | POLLRDNORM : 0) | POLLOUT | POLLWRNORM;
+}
+
 static const struct file_ops console_ops = { .read = con_read, .write = con_write,
-					     .ioctl = con_ioctl };
+					     .ioctl = con_ioctl, .poll = con_poll };
 
 void console_open_stdio(struct proc *p)
 {

@@ -26,6 +26,8 @@ const struct syscall_entry arch_syscalls[] = {
 	SYS(64, write),
 	SYS(65, readv),
 	SYS(66, writev),
+	SYS(72, pselect6),
+	SYS(73, ppoll),
 	SYS(78, readlinkat),
 	SYS(79, newfstatat),
 	SYS(80, fstat),

@@ -152,6 +152,8 @@ const struct syscall_entry arch_syscalls[] = {
 	SYS(300, newfstatat),		/* fstatat64: struct stat64 */
 	SYS(305, readlinkat),
 	SYS(307, faccessat),
+	SYS(308, pselect6),
+	SYS(309, ppoll),
 	SYS(311, set_robust_list),
 	ADAPT(324, mb_fallocate, "fallocate"),
 	SYS(342, dup3),
@@ -165,6 +167,8 @@ const struct syscall_entry arch_syscalls[] = {
 	SYS(400, rseq),
 	SYS(403, clock_gettime64),
 	SYS(407, clock_nanosleep_time64),
+	SYS(413, pselect6_time64),
+	SYS(414, ppoll_time64),
 	SYS(462, mseal),
 };
 

@@ -1,7 +1,9 @@
 /* proc.c - process groups, sessions, the terminal's foreground group and
- * interval timers: one Linux system call (or ioctl) each, errno on failure. */
+ * interval timers, ppoll and pselect6: one Linux system call (or ioctl) each, errno on failure. */
 #include <unistd.h>
 #include <sys/time.h>
+#include <sys/select.h>
+#include <poll.h>
 #include "libc.h"
 
 #define TIOCGPGRP 0x540f
@@ -53,4 +55,36 @@ unsigned int alarm(unsigned int seconds)
 		left++;
 	return left;
 #endif
+}
+
+/* ---- ppoll and pselect6 (the kernel writes the time left back: copy it) ---- */
+
+int ppoll(struct pollfd *fds, nfds_t nfds, const struct timespec *tmo, const sigset_t *mask)
+{
+	struct timespec t, *tp = 0;
+
+	if (tmo) {
+		t = *tmo;
+		tp = &t;
+	}
+	return (int)syscall_ret(SYS_ppoll, fds, nfds, tp, mask, mask ? 8 : 0);
+}
+
+int poll(struct pollfd *fds, nfds_t nfds, int timeout_ms)
+{
+	struct timespec t = { timeout_ms / 1000, (timeout_ms % 1000) * 1000000L };
+
+	return ppoll(fds, nfds, timeout_ms < 0 ? 0 : &t, 0);
+}
+
+int pselect(int nfds, fd_set *r, fd_set *w, fd_set *e, const struct timespec *tmo, const sigset_t *mask)
+{
+	struct timespec t, *tp = 0;
+	unsigned long sm[2] = { (unsigned long)mask, 8 };
+
+	if (tmo) {
+		t = *tmo;
+		tp = &t;
+	}
+	return (int)syscall_ret(SYS_pselect6, nfds, r, w, e, tp, mask ? sm : 0);
 }

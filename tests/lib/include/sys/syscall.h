@@ -55,6 +55,8 @@
 #define SYS_getitimer       __SC(102, 105)
 #define SYS_setitimer       __SC(103, 104)
 #define SYS_alarm           __SC( -1,  27)	/* arm64: setitimer */
+#define SYS_pselect6        __SC( 72, 308)	/* MicroBlaze: 32-bit time_t version */
+#define SYS_ppoll           __SC( 73, 309)	/* MicroBlaze: 32-bit time_t version */
 
 #define SYS_kill            __SC(129,  37)
 #define SYS_tgkill          __SC(131, 270)

@@ -50,6 +50,15 @@ void proc_init(void)
 		ptable[i].state = P_UNUSED;
 }
 
+int proc_count_uid(u32 uid)
+{
+	int n = 0;
+
+	for (int i = 0; i < NPROC; i++)
+		n += ptable[i].state != P_UNUSED && ptable[i].uid[0] == uid;
+	return n;
+}
+
 int proc_count(void)
 {
 	int n = 0;
@@ -422,8 +431,8 @@ long proc_fork(unsigned long flags, unsigned long child_sp)
 	struct proc *parent = current_proc(), *child;
 
 	(void)flags;
-	if ((u64)proc_count() >= parent->rlim[RLIMIT_NPROC].cur)
-		return -EAGAIN;
+	if (parent->uid[0] != 0 && (u64)proc_count_uid(parent->uid[0]) >= parent->rlim[RLIMIT_NPROC].cur)
+		return -EAGAIN;	/* RLIMIT_NPROC: per real uid, root exempt (Linux) */
 	child = proc_alloc();
 	if (!child)
 		return -EAGAIN;
@@ -448,6 +457,11 @@ long proc_fork(unsigned long flags, unsigned long child_sp)
 	child->pgid = parent->pgid;
 	child->sid = parent->sid;
 	child->tty_detached = parent->tty_detached;
+	memcpy(child->uid, parent->uid, sizeof(child->uid));
+	memcpy(child->gid, parent->gid, sizeof(child->gid));
+	child->ngroups = parent->ngroups;
+	memcpy(child->groups, parent->groups, sizeof(child->groups[0]) * (size_t)parent->ngroups);
+	child->tagged_addr_ctrl = parent->tagged_addr_ctrl;
 	arch_fork_context(&child->ctx);
 	child->parent = parent;
 	child->state = P_RUNNABLE;
@@ -511,10 +525,17 @@ void proc_exit(int wait_status)
 	p->mm = NULL;
 	mm_check_after("exit", (unsigned long)p->pid);
 	tty_session_exit(p);
-	/* Orphans go to init; a zombie orphan is reaped by init's wait. */
+	/* Orphans go to init (a zombie orphan is reaped by init's wait), and
+	 * get their PR_SET_PDEATHSIG signal. */
 	for (int i = 0; i < NPROC; i++)
-		if (ptable[i].state != P_UNUSED && ptable[i].parent == p)
-			ptable[i].parent = init_proc;
+		if (ptable[i].state != P_UNUSED && ptable[i].parent == p) {
+			struct proc *c = &ptable[i];
+			struct ksiginfo si = { .signo = c->pdeath_signal, .code = SI_USER, .pid = p->pid };
+
+			c->parent = init_proc;
+			if (c->pdeath_signal && c->state != P_ZOMBIE)
+				signal_send(c, &si);
+		}
 	if (p == init_proc) {
 		int code = (wait_status & 0x7f) ? 128 + (wait_status & 0x7f) : (wait_status >> 8) & 0xff;
 

@@ -17,7 +17,8 @@
 #include <asm/context.h>
 #include <asm/ptrace.h>
 
-#define NPROC		64	/* process table size: fork fails with EAGAIN beyond it */
+#define NPROC		256	/* process table size: fork fails with EAGAIN beyond it */
+#define NGROUPS_KEPT	256	/* supplementary groups a process may hold here (Linux: 65536) */
 #define NOFILE		256	/* file descriptors per process (the hard RLIMIT_NOFILE) */
 #define RLIM_NLIMITS	16
 /* Resource limits (Linux's numbers) used by the kernel itself. */
@@ -69,6 +70,12 @@ struct proc {
 	struct { u64 value, interval; } itimer[3];
 	unsigned long clear_child_tid;	/* set_tid_address */
 	char name[16];
+	int pdeath_signal;		/* prctl(PR_SET_PDEATHSIG): sent when the parent exits */
+	unsigned long tagged_addr_ctrl;	/* prctl(PR_SET_TAGGED_ADDR_CTRL), arm64 */
+	/* credentials: real, effective, saved ids (capable = euid 0, see cred.c) */
+	u32 uid[3], gid[3];
+	int ngroups;
+	u32 groups[NGROUPS_KEPT];
 };
 
 struct cpu {
@@ -141,8 +148,10 @@ long proc_signal_all(const struct ksiginfo *info, struct proc *skip);
  * their pids; returns how many (for mm/mm_check.c). */
 int proc_live_mms(struct mm **mms, int *pids, int max);
 
-/* Number of processes in use (for the fork limit and tests). */
+/* Number of processes in use (for tests), and of those of real uid uid
+ * (RLIMIT_NPROC). */
 int proc_count(void);
+int proc_count_uid(u32 uid);
 
 /* The pids of every process in the table (zombies too), ascending; at most
  * max of them; returns how many (for listing /proc). */

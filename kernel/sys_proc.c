@@ -18,10 +18,7 @@
 
 long sys_getpid(const unsigned long *a) { (void)a; return current_proc()->pid; }
 long sys_gettid(const unsigned long *a) { (void)a; return current_proc()->pid; }
-long sys_getuid(const unsigned long *a) { (void)a; return 0; }
-long sys_geteuid(const unsigned long *a) { (void)a; return 0; }
-long sys_getgid(const unsigned long *a) { (void)a; return 0; }
-long sys_getegid(const unsigned long *a) { (void)a; return 0; }
+/* (the uid and gid calls are in cred.c) */
 
 long sys_getppid(const unsigned long *a)
 {
@@ -884,4 +881,64 @@ long sys_sigaltstack(const unsigned long *a)
 	if (a[1] && copy_to_user((void *)a[1], &old, sizeof(old)))
 		return -EFAULT;
 	return 0;
+}
+
+/* ---- prctl ---- */
+
+#define PR_SET_PDEATHSIG	1
+#define PR_GET_PDEATHSIG	2
+#define PR_SET_NAME		15
+#define PR_GET_NAME		16
+#define PR_SET_TAGGED_ADDR_CTRL	55
+#define PR_GET_TAGGED_ADDR_CTRL	56
+#define PR_TAGGED_ADDR_ENABLE	1ul
+
+/*
+ * prctl(option, arg2, ...): the options below, others EINVAL as Linux
+ * answers an unknown one. The tagged-address ABI (arm64 only; EINVAL on
+ * MicroBlaze, which Linux does not give it) is recorded and reported; the
+ * CPU ignores the top byte of user addresses (TBI0) already, and with no
+ * MTE only PR_TAGGED_ADDR_ENABLE is a valid bit.
+ */
+long sys_prctl(const unsigned long *a)
+{
+	struct proc *p = current_proc();
+	int option = arg_int(a[0]);
+	char name[16];
+	long n;
+
+	switch (option) {
+	case PR_SET_PDEATHSIG:
+		if (a[1] > NSIG)
+			return -EINVAL;
+		p->pdeath_signal = (int)a[1];
+		return 0;
+	case PR_GET_PDEATHSIG:
+		return copy_to_user((void *)a[1], &p->pdeath_signal, sizeof(int)) ? -EFAULT : 0;
+	case PR_SET_NAME:
+		memset(name, 0, sizeof(name));
+		n = strncpy_from_user(name, (const char *)a[1], sizeof(name));
+		if (n < 0 && n != -ENAMETOOLONG)
+			return n;
+		name[sizeof(name) - 1] = '\0';	/* longer names are cut to 15 bytes */
+		memcpy(p->name, name, sizeof(name));
+		return 0;
+	case PR_GET_NAME:
+		memcpy(name, p->name, sizeof(name));
+		name[sizeof(name) - 1] = '\0';
+		return copy_to_user((void *)a[1], name, sizeof(name)) ? -EFAULT : 0;
+#ifdef __aarch64__
+	case PR_SET_TAGGED_ADDR_CTRL:
+		if (a[1] & ~PR_TAGGED_ADDR_ENABLE || a[2] || a[3] || a[4])
+			return -EINVAL;
+		p->tagged_addr_ctrl = a[1];
+		return 0;
+	case PR_GET_TAGGED_ADDR_CTRL:
+		if (a[1] || a[2] || a[3] || a[4])
+			return -EINVAL;
+		return (long)p->tagged_addr_ctrl;
+#endif
+	default:
+		return -EINVAL;
+	}
 }

@@ -56,7 +56,9 @@ long syscall_dispatch(unsigned long nr, const unsigned long *a);
 	X(clock_nanosleep_time64) X(llseek)                                           \
 	X(setpgid) X(getpgid) X(getpgrp) X(getsid) X(setsid) X(restart_syscall)       \
 	X(getitimer) X(setitimer) X(alarm)                                           \
-	X(ppoll) X(ppoll_time64) X(pselect6) X(pselect6_time64)
+	X(ppoll) X(ppoll_time64) X(pselect6) X(pselect6_time64)                      \
+	X(prctl) X(setuid) X(setgid) X(setreuid) X(setregid) X(setresuid) X(setresgid) \
+	X(getresuid) X(getresgid) X(getgroups) X(setgroups)
 
 #define DECLARE_SYS(name) long sys_##name(const unsigned long *a);
 SYSCALLS(DECLARE_SYS)

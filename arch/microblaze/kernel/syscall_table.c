@@ -123,6 +123,7 @@ const struct syscall_entry arch_syscalls[] = {
 	SYS(158, sched_yield),
 	SYS(162, nanosleep),
 	SYS(163, mremap),
+	SYS(172, prctl),
 	SYS(173, rt_sigreturn),
 	SYS(174, rt_sigaction),
 	SYS(175, rt_sigprocmask),
@@ -139,6 +140,16 @@ const struct syscall_entry arch_syscalls[] = {
 	SYS(200, getgid),		/* getgid32 */
 	SYS(201, geteuid),		/* geteuid32 */
 	SYS(202, getegid),		/* getegid32 */
+	SYS(203, setreuid),		/* setreuid32 */
+	SYS(204, setregid),		/* setregid32 */
+	SYS(205, getgroups),		/* getgroups32 */
+	SYS(206, setgroups),		/* setgroups32 */
+	SYS(208, setresuid),		/* setresuid32 */
+	SYS(209, getresuid),		/* getresuid32 */
+	SYS(210, setresgid),		/* setresgid32 */
+	SYS(211, getresgid),		/* getresgid32 */
+	SYS(213, setuid),		/* setuid32 */
+	SYS(214, setgid),		/* setgid32 */
 	SYS(219, madvise),
 	SYS(221, fcntl),		/* fcntl64 */
 	SYS(224, gettid),

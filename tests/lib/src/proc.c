@@ -1,6 +1,9 @@
 /* proc.c - process groups, sessions, the terminal's foreground group and
- * interval timers, ppoll and pselect6: one Linux system call (or ioctl) each, errno on failure. */
+ * interval timers, ppoll and pselect6, ids, prctl: one Linux system call (or ioctl) each, errno on failure. */
+#include <stdarg.h>
 #include <unistd.h>
+#include <grp.h>
+#include <sys/prctl.h>
 #include <sys/time.h>
 #include <sys/select.h>
 #include <poll.h>
@@ -87,4 +90,33 @@ int pselect(int nfds, fd_set *r, fd_set *w, fd_set *e, const struct timespec *tm
 		tp = &t;
 	}
 	return (int)syscall_ret(SYS_pselect6, nfds, r, w, e, tp, mask ? sm : 0);
+}
+
+/* ---- user and group ids ---- */
+
+uid_t geteuid(void) { return (uid_t)sys(SYS_geteuid); }
+gid_t getgid(void) { return (gid_t)sys(SYS_getgid); }
+gid_t getegid(void) { return (gid_t)sys(SYS_getegid); }
+int setgid(gid_t gid) { return (int)syscall_ret(SYS_setgid, gid); }
+int setreuid(uid_t r, uid_t e) { return (int)syscall_ret(SYS_setreuid, r, e); }
+int setregid(gid_t r, gid_t e) { return (int)syscall_ret(SYS_setregid, r, e); }
+int setresuid(uid_t r, uid_t e, uid_t s) { return (int)syscall_ret(SYS_setresuid, r, e, s); }
+int setresgid(gid_t r, gid_t e, gid_t s) { return (int)syscall_ret(SYS_setresgid, r, e, s); }
+int getresuid(uid_t *r, uid_t *e, uid_t *s) { return (int)syscall_ret(SYS_getresuid, r, e, s); }
+int getresgid(gid_t *r, gid_t *e, gid_t *s) { return (int)syscall_ret(SYS_getresgid, r, e, s); }
+int getgroups(int size, gid_t list[]) { return (int)syscall_ret(SYS_getgroups, size, list); }
+int setgroups(size_t size, const gid_t *list) { return (int)syscall_ret(SYS_setgroups, size, list); }
+
+/* ---- prctl ---- */
+
+int prctl(int option, ...)
+{
+	va_list ap;
+	unsigned long x[4];
+
+	va_start(ap, option);
+	for (int i = 0; i < 4; i++)
+		x[i] = va_arg(ap, unsigned long);
+	va_end(ap);
+	return (int)syscall_ret(SYS_prctl, option, x[0], x[1], x[2], x[3]);
 }

@@ -22,6 +22,7 @@ static struct proc ptable[NPROC];
 static struct cpu cpus[1];
 static int next_pid = 1;
 static struct proc *init_proc;
+static struct sched_stats stats;	/* counters only; running/total/last_pid filled on demand */
 
 
 /* Linux's defaults, within what this kernel can give. */
@@ -259,6 +260,8 @@ static struct proc *proc_alloc(void)
 	p->kstack = page_address(stack);
 	p->pid = next_pid++;
 	p->state = P_EMBRYO;
+	p->start_ns = ktime_ns();
+	stats.forks++;
 	arch_context_init(&p->ctx, proc_user_regs(p));
 	return p;
 }
@@ -300,6 +303,7 @@ static void run(struct cpu *c, struct proc *p)
 	c->proc = p;
 	arch_switch_mm(p->mm);
 	p->run_start_ns = ktime_ns();
+	stats.switches++;
 	arch_switch(&c->sched_ctx, &p->ctx);
 	p->run_ns += ktime_ns() - p->run_start_ns;
 	c->proc = NULL;
@@ -327,9 +331,12 @@ static void __attribute__((noreturn)) scheduler(void)
 		if (!ran) {
 			/* Nothing to run: let interrupts in and sleep until one comes
 			 * (the tick wakes sleepers; a device may wake a reader). */
+			u64 t0 = ktime_ns();
+
 			arch_irq_enable();
 			arch_wait_for_interrupt();
 			arch_irq_disable();
+			stats.idle_ns += ktime_ns() - t0;
 		}
 	}
 }
@@ -381,6 +388,52 @@ static void itimer_tick(struct proc *cur, int which, int sig)
 	signal_send(cur, &si);
 }
 
+/* Load averages: every 5 s, each average moves toward the number of
+ * runnable processes by the fixed-point decay factor exp(-5 s / period). */
+#define FSHIFT		11
+#define FIXED_1		(1ul << FSHIFT)
+static const unsigned long load_decay[3] = { 1884, 2014, 2037 };	/* 1, 5, 15 min */
+
+static void load_tick(void)
+{
+	static unsigned ticks;
+	unsigned long n = 0;
+
+	if (++ticks < 5 * HZ)
+		return;
+	ticks = 0;
+	for (int i = 0; i < NPROC; i++)
+		n += ptable[i].state == P_RUNNABLE || ptable[i].state == P_RUNNING;
+	for (int i = 0; i < 3; i++)
+		stats.load[i] = (stats.load[i] * load_decay[i] + n * FIXED_1 * (FIXED_1 - load_decay[i])) >> FSHIFT;
+}
+
+void sched_get_stats(struct sched_stats *st)
+{
+	*st = stats;
+	st->running = st->total = 0;
+	for (int i = 0; i < NPROC; i++) {
+		st->running += ptable[i].state == P_RUNNABLE || ptable[i].state == P_RUNNING;
+		st->total += ptable[i].state != P_UNUSED;
+	}
+	st->last_pid = next_pid - 1;
+}
+
+void proc_set_cmdline(struct proc *p, char *const argv[])
+{
+	int n = 0;
+
+	for (int i = 0; argv[i] && n < CMDLINE_KEPT; i++) {
+		size_t len = strlen(argv[i]) + 1;
+
+		if (len > (size_t)(CMDLINE_KEPT - n))
+			len = (size_t)(CMDLINE_KEPT - n);
+		memcpy(p->cmdline + n, argv[i], len);
+		n += (int)len;
+	}
+	p->cmdline_len = n;
+}
+
 void sched_tick(void)
 {
 	u64 now = ktime_ns();
@@ -404,8 +457,10 @@ void sched_tick(void)
 			signal_send(p, &alrm);
 		}
 	}
+	load_tick();
 	if (cur) {	/* the tick interrupted user mode (the kernel runs with interrupts off) */
 		cur->utime_ns += TICK_NS;
+		stats.user_ns += TICK_NS;
 		itimer_tick(cur, ITIMER_VIRTUAL, SIGVTALRM);
 		itimer_tick(cur, ITIMER_PROF, SIGPROF);
 	}
@@ -462,6 +517,8 @@ long proc_fork(unsigned long flags, unsigned long child_sp)
 	child->ngroups = parent->ngroups;
 	memcpy(child->groups, parent->groups, sizeof(child->groups[0]) * (size_t)parent->ngroups);
 	child->tagged_addr_ctrl = parent->tagged_addr_ctrl;
+	memcpy(child->cmdline, parent->cmdline, (size_t)parent->cmdline_len);
+	child->cmdline_len = parent->cmdline_len;
 	arch_fork_context(&child->ctx);
 	child->parent = parent;
 	child->state = P_RUNNABLE;
@@ -586,7 +643,7 @@ u64 mm_resident_kb(struct mm *mm)
 
 /* User and system time: user time is what the tick saw, the rest of the
  * time on the CPU (the running slice included) is system time. */
-static void cpu_times(const struct proc *p, u64 *ut, u64 *st)
+void proc_cpu_times(const struct proc *p, u64 *ut, u64 *st)
 {
 	u64 total = p->run_ns + (p->state == P_RUNNING ? ktime_ns() - p->run_start_ns : 0);
 
@@ -600,7 +657,7 @@ void proc_get_usage(const struct proc *p, bool children, struct proc_usage *u)
 		*u = (struct proc_usage){ p->cutime_ns, p->cstime_ns, p->cminflt, p->cmajflt, p->cmaxrss_kb };
 		return;
 	}
-	cpu_times(p, &u->utime_ns, &u->stime_ns);
+	proc_cpu_times(p, &u->utime_ns, &u->stime_ns);
 	u->minflt = p->minflt;
 	u->majflt = p->majflt;
 	u->maxrss_kb = MAX(p->maxrss_kb, p->state == P_ZOMBIE ? 0 : mm_resident_kb(p->mm));
@@ -699,6 +756,7 @@ void proc_start_init(const char *path, char *const argv[], char *const envp[])
 	this_cpu()->proc = p;	/* exec works on the current process */
 	arch_switch_mm(p->mm);
 	err = exec_into(p, path, argv, envp);
+	proc_set_cmdline(p, argv);
 	this_cpu()->proc = NULL;
 	if (err)
 		panic("cannot run %s as init: error %ld", path, -err);

@@ -18,6 +18,7 @@
 #include <asm/ptrace.h>
 
 #define NPROC		256	/* process table size: fork fails with EAGAIN beyond it */
+#define CMDLINE_KEPT	512	/* bytes of argv kept for /proc/<pid>/cmdline */
 #define NGROUPS_KEPT	256	/* supplementary groups a process may hold here (Linux: 65536) */
 #define NOFILE		256	/* file descriptors per process (the hard RLIMIT_NOFILE) */
 #define RLIM_NLIMITS	16
@@ -70,6 +71,9 @@ struct proc {
 	struct { u64 value, interval; } itimer[3];
 	unsigned long clear_child_tid;	/* set_tid_address */
 	char name[16];
+	u64 start_ns;			/* ktime at fork */
+	char cmdline[CMDLINE_KEPT];	/* argv at exec, NUL-separated (/proc/<pid>/cmdline) */
+	int cmdline_len;
 	int pdeath_signal;		/* prctl(PR_SET_PDEATHSIG): sent when the parent exits */
 	unsigned long tagged_addr_ctrl;	/* prctl(PR_SET_TAGGED_ADDR_CTRL), arm64 */
 	/* credentials: real, effective, saved ids (capable = euid 0, see cred.c) */
@@ -189,6 +193,22 @@ void user_return_work(struct pt_regs *regs);
 #define ITIMER_REAL	0
 #define ITIMER_VIRTUAL	1
 #define ITIMER_PROF	2
+
+/* Whole-system scheduler counters (/proc/stat, /proc/uptime, /proc/loadavg). */
+struct sched_stats {
+	u64 user_ns, idle_ns;	/* CPU time in user mode (ticks) and idle (measured) */
+	u64 switches, forks;	/* context switches to a process; processes created */
+	unsigned long load[3];	/* 1, 5 and 15 minute load averages, fixed point (FSHIFT 11) */
+	int running, total;	/* runnable now; processes in the table */
+	int last_pid;
+};
+void sched_get_stats(struct sched_stats *st);
+
+/* The process's user/system time, in ns (its own, or its reaped children's). */
+void proc_cpu_times(const struct proc *p, u64 *ut, u64 *st);
+
+/* Remember argv (NUL-separated, cut at CMDLINE_KEPT) for /proc/<pid>/cmdline. */
+void proc_set_cmdline(struct proc *p, char *const argv[]);
 
 /* The timer tick: account time, wake sleepers, fire interval timers, ask
  * for a reschedule. */

@@ -15,6 +15,7 @@
 #include "fail_alloc.h"
 #include "thp.h"
 #include "ptdump.h"
+#include "procfs_pid.h"
 #include "printk.h"
 #include "kstring.h"
 #include "errno.h"
@@ -241,6 +242,7 @@ long procfs_generate(const char *path, struct file *f)
 	struct page *pg = alloc_pages(0, PROCFS_ORDER);
 	struct procbuf b;
 	const char *rest = self_path(path, me->pid);
+	long n;
 
 	if (!pg)
 		return -ENOMEM;
@@ -267,6 +269,8 @@ long procfs_generate(const char *path, struct file *f)
 		gen_maps(&b, me->mm, false);
 	else if (rest && strcmp(rest, "smaps") == 0)
 		gen_maps(&b, me->mm, true);
+	else if ((n = procfs_pid_generate(path, b.buf, b.size)) >= 0)
+		b.len = (size_t)n;	/* the process and system files (procfs_pid.c) */
 	else {
 		free_pages(pg, PROCFS_ORDER);
 		return -ENOENT;

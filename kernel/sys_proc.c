@@ -133,8 +133,10 @@ long sys_execve(const unsigned long *a)
 		err = copy_strings(a[2], envp, buf, &used, size);
 	if (!err)
 		err = exec_into(current_proc(), buf, argv, envp);
-	if (!err)
+	if (!err) {
 		current_proc()->did_exec = true;
+		proc_set_cmdline(current_proc(), argv);
+	}
 	free_pages(pg, EXEC_STRINGS_ORDER);
 	return err;
 }

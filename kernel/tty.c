@@ -99,6 +99,12 @@ static void disassociate(void)
 	tty.sid = tty.pgrp = 0;
 }
 
+void tty_of(const struct proc *p, int *tty_nr, int *tpgid)
+{
+	*tty_nr = is_ctty(p) ? (5 << 8) | 1 : 0;	/* the console, 5:1 */
+	*tpgid = is_ctty(p) && tty.pgrp ? tty.pgrp : -1;
+}
+
 void tty_session_exit(struct proc *p)
 {
 	if (p->pid == p->sid && tty.sid == p->sid)

@@ -22,6 +22,10 @@ void tty_set_init_session(int sid);
  * readers call it). */
 void tty_poll_input(void);
 
+/* For /proc/<pid>/stat: p's controlling terminal as a device number (0:
+ * none) and its foreground group (-1: none). */
+void tty_of(const struct proc *p, int *tty_nr, int *tpgid);
+
 /* Would a read of the console return now (data or end of file)? */
 bool tty_can_read(void);
 

@@ -1,7 +1,8 @@
 /*
  * signal.h - POSIX signals with Linux's numbers, structures and semantics
- * (rt_sigaction, rt_sigprocmask, rt_sigreturn, kill, default actions, and
- * SIGSEGV/SIGBUS with si_addr and si_code for faults).
+ * (rt_sigaction, rt_sigprocmask, rt_sigreturn, kill, default actions
+ * including job-control stops, the restart of interrupted system calls,
+ * and SIGSEGV/SIGBUS with si_addr and si_code for faults).
  */
 #ifndef SIGNAL_H
 #define SIGNAL_H

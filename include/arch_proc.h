@@ -37,6 +37,10 @@ void arch_regs_init_user(struct pt_regs *regs, unsigned long entry, unsigned lon
 void arch_regs_set_return(struct pt_regs *regs, long val);
 long arch_regs_get_return(const struct pt_regs *regs);
 void arch_regs_set_sp(struct pt_regs *regs, unsigned long sp);
+/* Make regs run the system call just made again: the PC back on the
+ * syscall instruction and the first argument (arg0) back in its register;
+ * with via_restart_syscall the number becomes restart_syscall's. */
+void arch_syscall_restart(struct pt_regs *regs, unsigned long arg0, bool via_restart_syscall);
 
 /* Add what every new image needs (e.g. the signal trampoline) to mm. */
 long arch_exec_setup(struct mm *mm);

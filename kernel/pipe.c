@@ -9,6 +9,7 @@
 #include "page_alloc.h"
 #include "syscall.h"
 #include "uaccess.h"
+#include "poll.h"
 
 #define PIPE_ORDER 4			/* 64 KiB, Linux's default pipe capacity */
 #define PIPE_SIZE (PAGE_SIZE << PIPE_ORDER)
@@ -29,7 +30,7 @@ static long pipe_read(struct file *f, void *dst, size_t n, u64 *off)
 		if (!p->writers)
 			return 0;	/* end of file */
 		if (sleep_on(p, 0) == -EINTR)
-			return -EINTR;
+			return -ERESTARTSYS;
 	}
 	while (got < n && p->tail != p->head) {
 		((u8 *)dst)[got++] = p->buf[p->tail % PIPE_SIZE];
@@ -56,7 +57,7 @@ static long pipe_write(struct file *f, const void *src, size_t n, u64 *off)
 		if (p->head - p->tail == PIPE_SIZE) {
 			wakeup(p);
 			if (sleep_on(p, 0) == -EINTR)
-				return put ? (long)put : -EINTR;
+				return put ? (long)put : -ERESTARTSYS;
 			continue;
 		}
 		p->buf[p->head % PIPE_SIZE] = ((const u8 *)src)[put++];
@@ -64,6 +65,17 @@ static long pipe_write(struct file *f, const void *src, size_t n, u64 *off)
 	}
 	wakeup(p);
 	return (long)put;
+}
+
+/* Read end: data or no writer left (POLLHUP); write end: room, or no
+ * reader left (POLLERR). */
+static unsigned pipe_poll(struct file *f)
+{
+	struct pipe *p = f->priv;
+
+	if (f->st.mode & 0200)
+		return (p->head - p->tail < PIPE_SIZE ? POLLOUT | POLLWRNORM : 0) | (p->readers ? 0 : POLLERR);
+	return (p->head != p->tail ? POLLIN | POLLRDNORM : 0) | (p->writers ? 0 : POLLHUP);
 }
 
 /* Closing one end: the last close of both frees the pipe. */
@@ -83,7 +95,7 @@ static void pipe_release(struct file *f)
 }
 
 static const struct file_ops pipe_ops = { .read = pipe_read, .write = pipe_write,
-					  .release = pipe_release };
+					  .poll = pipe_poll, .release = pipe_release };
 
 /* pipe2(fds[2], flags): fds[0] reads, fds[1] writes. */
 long sys_pipe2(const unsigned long *a)

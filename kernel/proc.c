@@ -15,11 +15,15 @@
 #include "ktime.h"
 #include "exec.h"
 #include "mm_check.h"
+#include "tty.h"
+#include "vma.h"
+#include "poll.h"
 
 static struct proc ptable[NPROC];
 static struct cpu cpus[1];
 static int next_pid = 1;
 static struct proc *init_proc;
+static struct sched_stats stats;	/* counters only; running/total/last_pid filled on demand */
 
 
 /* Linux's defaults, within what this kernel can give. */
@@ -47,6 +51,15 @@ void proc_init(void)
 {
 	for (int i = 0; i < NPROC; i++)
 		ptable[i].state = P_UNUSED;
+}
+
+int proc_count_uid(u32 uid)
+{
+	int n = 0;
+
+	for (int i = 0; i < NPROC; i++)
+		n += ptable[i].state != P_UNUSED && ptable[i].uid[0] == uid;
+	return n;
 }
 
 int proc_count(void)
@@ -79,6 +92,25 @@ int proc_live_mms(struct mm **mms, int *pids, int max)
 	return n;
 }
 
+int proc_list_pids(int *pids, int max)
+{
+	int n = 0;
+
+	for (int i = 0; i < NPROC && n < max; i++)
+		if (ptable[i].state != P_UNUSED && ptable[i].state != P_EMBRYO)
+			pids[n++] = ptable[i].pid;
+	for (int i = 1; i < n; i++)	/* slots are reused, so sort by pid */
+		for (int j = i; j > 0 && pids[j - 1] > pids[j]; j--) {
+			int t = pids[j];
+
+			pids[j] = pids[j - 1];
+			pids[j - 1] = t;
+		}
+	return n;
+}
+
+/* A zombie still counts as a target (Linux: sending to it succeeds and
+ * does nothing), so the caller's -ESRCH means "no such process at all". */
 long proc_signal_all(const struct ksiginfo *info, struct proc *skip)
 {
 	long rc = -ESRCH;
@@ -86,13 +118,126 @@ long proc_signal_all(const struct ksiginfo *info, struct proc *skip)
 	for (int i = 0; i < NPROC; i++) {
 		struct proc *p = &ptable[i];
 
-		if (p->state == P_UNUSED || p->state == P_ZOMBIE || p == skip || p == init_proc)
+		if (p->state == P_UNUSED || p->state == P_EMBRYO || p == skip || p->pid <= 1)
 			continue;
-		if (info->signo)
+		if (info->signo && p->state != P_ZOMBIE)
 			signal_send(p, info);
 		rc = 0;
 	}
 	return rc;
+}
+
+/* ---- process groups and sessions ---- */
+
+long proc_signal_group(int pgid, const struct ksiginfo *info)
+{
+	long rc = -ESRCH;
+
+	for (int i = 0; i < NPROC; i++) {
+		struct proc *p = &ptable[i];
+
+		if (p->state == P_UNUSED || p->state == P_EMBRYO || p->pgid != pgid)
+			continue;
+		if (info->signo && p->state != P_ZOMBIE)
+			signal_send(p, info);
+		rc = 0;
+	}
+	return rc;
+}
+
+bool proc_pgrp_in_session(int pgid, int sid)
+{
+	for (int i = 0; i < NPROC; i++) {
+		struct proc *p = &ptable[i];
+
+		if (p->state != P_UNUSED && p->state != P_EMBRYO && p->pgid == pgid && p->sid == sid)
+			return true;
+	}
+	return false;
+}
+
+bool proc_pgrp_orphaned(int pgid)
+{
+	for (int i = 0; i < NPROC; i++) {
+		struct proc *p = &ptable[i], *parent = p->parent;
+
+		if (p->state == P_UNUSED || p->state == P_EMBRYO || p->state == P_ZOMBIE || p->pgid != pgid)
+			continue;
+		if (parent && parent != init_proc && parent->pgid != pgid && parent->sid == p->sid)
+			return false;
+	}
+	return true;
+}
+
+bool proc_pgrp_exists(int pgid)
+{
+	for (int i = 0; i < NPROC; i++)
+		if (ptable[i].state != P_UNUSED && ptable[i].state != P_EMBRYO && ptable[i].pgid == pgid)
+			return true;
+	return false;
+}
+
+/*
+ * setpgid(pid, pgid), with Linux's checks in Linux's order: a negative
+ * pgid is EINVAL; pid must be the caller or a child of it (else ESRCH); a
+ * child must be in the caller's session (EPERM) and must not have exec'd
+ * (EACCES); a session leader cannot move (EPERM); and a group other than
+ * the process's own pid must already exist in the caller's session (EPERM).
+ */
+long proc_setpgid(int pid, int pgid)
+{
+	struct proc *me = current_proc(), *p;
+
+	if (pgid < 0)
+		return -EINVAL;
+	if (!pid)
+		pid = me->pid;
+	if (!pgid)
+		pgid = pid;
+	p = proc_find(pid);
+	if (!p || (p != me && p->parent != me))
+		return -ESRCH;
+	if (p != me) {
+		if (p->sid != me->sid)
+			return -EPERM;
+		if (p->did_exec)
+			return -EACCES;
+	}
+	if (p->pid == p->sid)
+		return -EPERM;
+	if (pgid != p->pid && !proc_pgrp_in_session(pgid, me->sid))
+		return -EPERM;
+	p->pgid = pgid;
+	return 0;
+}
+
+long proc_getpgid(int pid)
+{
+	struct proc *p = pid ? proc_find(pid) : current_proc();
+
+	return p ? p->pgid : -ESRCH;
+}
+
+long proc_getsid(int pid)
+{
+	struct proc *p = pid ? proc_find(pid) : current_proc();
+
+	return p ? p->sid : -ESRCH;
+}
+
+/* setsid: EPERM if a process group already has the caller's pid as its id
+ * (the caller leads one, or a group it once led lives on); else a new
+ * session and group, with no controlling terminal. */
+long proc_setsid(void)
+{
+	struct proc *me = current_proc();
+
+	for (int i = 0; i < NPROC; i++)
+		if (ptable[i].state != P_UNUSED && ptable[i].state != P_EMBRYO && ptable[i].pgid == me->pid)
+			return -EPERM;
+	me->pgid = me->sid = me->pid;
+	me->tty_detached = false;
+	return me->sid;
 }
 
 /*
@@ -119,6 +264,8 @@ static struct proc *proc_alloc(long *err)
 	p->kstack = page_address(stack);
 	p->pid = next_pid++;
 	p->state = P_EMBRYO;
+	p->start_ns = ktime_ns();
+	stats.forks++;
 	arch_context_init(&p->ctx, proc_user_regs(p));
 	return p;
 }
@@ -159,7 +306,10 @@ static void run(struct cpu *c, struct proc *p)
 	p->state = P_RUNNING;
 	c->proc = p;
 	arch_switch_mm(p->mm);
+	p->run_start_ns = ktime_ns();
+	stats.switches++;
 	arch_switch(&c->sched_ctx, &p->ctx);
+	p->run_ns += ktime_ns() - p->run_start_ns;
 	c->proc = NULL;
 }
 
@@ -185,9 +335,12 @@ static void __attribute__((noreturn)) scheduler(void)
 		if (!ran) {
 			/* Nothing to run: let interrupts in and sleep until one comes
 			 * (the tick wakes sleepers; a device may wake a reader). */
+			u64 t0 = ktime_ns();
+
 			arch_irq_enable();
 			arch_wait_for_interrupt();
 			arch_irq_disable();
+			stats.idle_ns += ktime_ns() - t0;
 		}
 	}
 }
@@ -212,24 +365,110 @@ int sleep_on(const void *chan, u64 wake_ns)
 	return signal_pending(p) ? -EINTR : 0;
 }
 
+/* Poll waiters (poll.c) wake with everyone: any event may be theirs. */
 void wakeup(const void *chan)
 {
 	for (int i = 0; i < NPROC; i++)
-		if (ptable[i].state == P_SLEEPING && ptable[i].chan == chan)
+		if (ptable[i].state == P_SLEEPING && (ptable[i].chan == chan || ptable[i].chan == &poll_chan))
 			ptable[i].state = P_RUNNABLE;
+}
+
+#define TICK_NS (1000000000ull / HZ)
+
+/* A process-time interval timer of cur counts down one tick; sig when it
+ * runs out (reloaded from its interval). */
+static void itimer_tick(struct proc *cur, int which, int sig)
+{
+	struct ksiginfo si = { .signo = sig, .code = 0x80 /* SI_KERNEL */ };
+	u64 *v = &cur->itimer[which].value;
+
+	if (!*v)
+		return;
+	if (*v > TICK_NS) {
+		*v -= TICK_NS;
+		return;
+	}
+	*v = cur->itimer[which].interval;
+	signal_send(cur, &si);
+}
+
+/* Load averages: every 5 s, each average moves toward the number of
+ * runnable processes by the fixed-point decay factor exp(-5 s / period). */
+#define FSHIFT		11
+#define FIXED_1		(1ul << FSHIFT)
+static const unsigned long load_decay[3] = { 1884, 2014, 2037 };	/* 1, 5, 15 min */
+
+static void load_tick(void)
+{
+	static unsigned ticks;
+	unsigned long n = 0;
+
+	if (++ticks < 5 * HZ)
+		return;
+	ticks = 0;
+	for (int i = 0; i < NPROC; i++)
+		n += ptable[i].state == P_RUNNABLE || ptable[i].state == P_RUNNING;
+	for (int i = 0; i < 3; i++)
+		stats.load[i] = (stats.load[i] * load_decay[i] + n * FIXED_1 * (FIXED_1 - load_decay[i])) >> FSHIFT;
+}
+
+void sched_get_stats(struct sched_stats *st)
+{
+	*st = stats;
+	st->running = st->total = 0;
+	for (int i = 0; i < NPROC; i++) {
+		st->running += ptable[i].state == P_RUNNABLE || ptable[i].state == P_RUNNING;
+		st->total += ptable[i].state != P_UNUSED;
+	}
+	st->last_pid = next_pid - 1;
+}
+
+void proc_set_cmdline(struct proc *p, char *const argv[])
+{
+	int n = 0;
+
+	for (int i = 0; argv[i] && n < CMDLINE_KEPT; i++) {
+		size_t len = strlen(argv[i]) + 1;
+
+		if (len > (size_t)(CMDLINE_KEPT - n))
+			len = (size_t)(CMDLINE_KEPT - n);
+		memcpy(p->cmdline + n, argv[i], len);
+		n += (int)len;
+	}
+	p->cmdline_len = n;
 }
 
 void sched_tick(void)
 {
 	u64 now = ktime_ns();
 	struct proc *cur = current_proc();
+	struct ksiginfo alrm = { .signo = SIGALRM, .code = 0x80 /* SI_KERNEL */ };
 
 	for (int i = 0; i < NPROC; i++) {
 		struct proc *p = &ptable[i];
 
+		if (p->state == P_UNUSED || p->state == P_EMBRYO || p->state == P_ZOMBIE)
+			continue;
 		if (p->state == P_SLEEPING && p->wake_ns && now >= p->wake_ns)
 			p->state = P_RUNNABLE;
+		u64 *real = &p->itimer[ITIMER_REAL].value;
+
+		if (*real && now >= *real) {
+			u64 iv = p->itimer[ITIMER_REAL].interval;
+
+			/* periodic: the next expiry after now (missed ones are one signal) */
+			*real = iv ? *real + ((now - *real) / iv + 1) * iv : 0;
+			signal_send(p, &alrm);
+		}
 	}
+	load_tick();
+	if (cur) {	/* the tick interrupted user mode (the kernel runs with interrupts off) */
+		cur->utime_ns += TICK_NS;
+		stats.user_ns += TICK_NS;
+		itimer_tick(cur, ITIMER_VIRTUAL, SIGVTALRM);
+		itimer_tick(cur, ITIMER_PROF, SIGPROF);
+	}
+	tty_poll_input();
 	if (cur)
 		this_cpu()->need_resched = true;
 }
@@ -240,7 +479,7 @@ void user_return_work(struct pt_regs *regs)
 
 	if (this_cpu()->need_resched)
 		yield();
-	if (signal_pending(p))
+	if (signal_pending(p) || p->sys_returning)
 		signal_deliver(p, regs);
 }
 
@@ -252,8 +491,8 @@ long proc_fork(unsigned long flags, unsigned long child_sp)
 	long err;
 
 	(void)flags;
-	if ((u64)proc_count() >= parent->rlim[RLIMIT_NPROC].cur)
-		return -EAGAIN;
+	if (parent->uid[0] != 0 && (u64)proc_count_uid(parent->uid[0]) >= parent->rlim[RLIMIT_NPROC].cur)
+		return -EAGAIN;	/* RLIMIT_NPROC: per real uid, root exempt (Linux) */
 	child = proc_alloc(&err);
 	if (!child)
 		return err;
@@ -276,11 +515,60 @@ long proc_fork(unsigned long flags, unsigned long child_sp)
 	signal_fork(&child->sig, &parent->sig);
 	memcpy(child->rlim, parent->rlim, sizeof(child->rlim));
 	memcpy(child->name, parent->name, sizeof(child->name));
+	child->pgid = parent->pgid;
+	child->sid = parent->sid;
+	child->tty_detached = parent->tty_detached;
+	memcpy(child->uid, parent->uid, sizeof(child->uid));
+	memcpy(child->gid, parent->gid, sizeof(child->gid));
+	child->ngroups = parent->ngroups;
+	memcpy(child->groups, parent->groups, sizeof(child->groups[0]) * (size_t)parent->ngroups);
+	child->tagged_addr_ctrl = parent->tagged_addr_ctrl;
+	memcpy(child->cmdline, parent->cmdline, (size_t)parent->cmdline_len);
+	child->cmdline_len = parent->cmdline_len;
 	arch_fork_context(&child->ctx);
 	child->parent = parent;
 	child->state = P_RUNNABLE;
 	mm_check_after("fork", (unsigned long)child->pid);
 	return child->pid;
+}
+
+#define SA_NOCLDSTOP	1
+#define CLD_STOPPED	5
+#define CLD_CONTINUED	6
+
+/* Tell p's parent that p changed state: SIGCHLD with si_code code (unless
+ * the parent asked for no stop/continue reports, SA_NOCLDSTOP) and a
+ * wake-up for its wait4. */
+static void notify_parent(struct proc *p, int code, int status)
+{
+	struct proc *parent = p->parent;
+	struct ksiginfo si = { .signo = SIGCHLD, .code = code, .pid = p->pid, .status = status };
+
+	if (!parent)
+		return;
+	if (!((code == CLD_STOPPED || code == CLD_CONTINUED) &&
+	      (parent->sig.act[SIGCHLD - 1].flags & SA_NOCLDSTOP)))
+		signal_send(parent, &si);
+	wakeup(parent);
+}
+
+void proc_stop(int sig)
+{
+	struct proc *p = current_proc();
+
+	p->state = P_STOPPED;
+	p->stop_report = (sig << 8) | 0x7f;
+	notify_parent(p, CLD_STOPPED, sig);
+	sched();
+}
+
+void proc_continue(struct proc *p)
+{
+	if (p->state != P_STOPPED)
+		return;
+	p->state = P_RUNNABLE;
+	p->stop_report = 0xffff;
+	notify_parent(p, CLD_CONTINUED, SIGCONT);
 }
 
 void proc_exit(int wait_status)
@@ -295,14 +583,23 @@ void proc_exit(int wait_status)
 		}
 	}
 	fs_proc_exit(p);
+	p->maxrss_kb = MAX(p->maxrss_kb, mm_resident_kb(p->mm));
 	arch_switch_mm(NULL);
 	mm_put(p->mm);
 	p->mm = NULL;
 	mm_check_after("exit", (unsigned long)p->pid);
-	/* Orphans go to init; a zombie orphan is reaped by init's wait. */
+	tty_session_exit(p);
+	/* Orphans go to init (a zombie orphan is reaped by init's wait), and
+	 * get their PR_SET_PDEATHSIG signal. */
 	for (int i = 0; i < NPROC; i++)
-		if (ptable[i].state != P_UNUSED && ptable[i].parent == p)
-			ptable[i].parent = init_proc;
+		if (ptable[i].state != P_UNUSED && ptable[i].parent == p) {
+			struct proc *c = &ptable[i];
+			struct ksiginfo si = { .signo = c->pdeath_signal, .code = SI_USER, .pid = p->pid };
+
+			c->parent = init_proc;
+			if (c->pdeath_signal && c->state != P_ZOMBIE)
+				signal_send(c, &si);
+		}
 	if (p == init_proc) {
 		int code = (wait_status & 0x7f) ? 128 + (wait_status & 0x7f) : (wait_status >> 8) & 0xff;
 
@@ -317,41 +614,125 @@ void proc_exit(int wait_status)
 	if (p->parent) {
 		/* si_code CLD_EXITED (1), CLD_KILLED (2) or CLD_DUMPED (3). */
 		int code = !(wait_status & 0x7f) ? 1 : (wait_status & 0x80) ? 3 : 2;
-		struct ksiginfo si = { .signo = SIGCHLD, .code = code, .pid = p->pid,
-				       .status = code == 1 ? (wait_status >> 8) & 0xff : wait_status & 0x7f };
 
-		signal_send(p->parent, &si);
-		wakeup(p->parent);
+		notify_parent(p, code, code == 1 ? (wait_status >> 8) & 0xff : wait_status & 0x7f);
 	}
 	wakeup(init_proc);
 	sched();
 	panic("zombie %d ran again", p->pid);
 }
 
-#define WNOHANG 1
+#define WNOHANG		1
+#define WUNTRACED	2
+#define WCONTINUED	8
 
-long proc_wait(int pid, int *status_out, int options, struct proc **reaped)
+/* A stop (WUNTRACED) or continue (WCONTINUED) of p that wait4 may report. */
+static bool reportable_change(const struct proc *p, int options)
+{
+	if (p->state == P_ZOMBIE || !p->stop_report)
+		return false;
+	if (p->stop_report == 0xffff)
+		return options & WCONTINUED;
+	return (options & WUNTRACED) && p->state == P_STOPPED;
+}
+
+u64 mm_resident_kb(struct mm *mm)
+{
+	u64 pages = 0;
+
+	if (!mm)
+		return 0;
+	for (const struct vma *v = mm->vmas; v; v = v->next)
+		if (!(v->flags & VM_HUGETLB))
+			pages += mm_rss_pages(mm, v->start, v->end);
+	return pages * (PAGE_SIZE / 1024);
+}
+
+/* User and system time: user time is what the tick saw, the rest of the
+ * time on the CPU (the running slice included) is system time. */
+void proc_cpu_times(const struct proc *p, u64 *ut, u64 *st)
+{
+	u64 total = p->run_ns + (p->state == P_RUNNING ? ktime_ns() - p->run_start_ns : 0);
+
+	*ut = MIN(p->utime_ns, total);
+	*st = total - *ut;
+}
+
+void proc_get_usage(const struct proc *p, bool children, struct proc_usage *u)
+{
+	if (children) {
+		*u = (struct proc_usage){ p->cutime_ns, p->cstime_ns, p->cminflt, p->cmajflt, p->cmaxrss_kb };
+		return;
+	}
+	proc_cpu_times(p, &u->utime_ns, &u->stime_ns);
+	u->minflt = p->minflt;
+	u->majflt = p->majflt;
+	u->maxrss_kb = MAX(p->maxrss_kb, p->state == P_ZOMBIE ? 0 : mm_resident_kb(p->mm));
+}
+
+/* Reaping child: its usage (and its children's) becomes ours as a parent. */
+static void collect_usage(struct proc *me, const struct proc *child, struct proc_usage *out)
+{
+	struct proc_usage own, kids;
+
+	proc_get_usage(child, false, &own);
+	proc_get_usage(child, true, &kids);
+	me->cutime_ns += own.utime_ns + kids.utime_ns;
+	me->cstime_ns += own.stime_ns + kids.stime_ns;
+	me->cminflt += own.minflt + kids.minflt;
+	me->cmajflt += own.majflt + kids.majflt;
+	me->cmaxrss_kb = MAX(me->cmaxrss_kb, MAX(own.maxrss_kb, kids.maxrss_kb));
+	if (out)
+		*out = (struct proc_usage){ own.utime_ns + kids.utime_ns, own.stime_ns + kids.stime_ns,
+					    own.minflt + kids.minflt, own.majflt + kids.majflt,
+					    MAX(own.maxrss_kb, kids.maxrss_kb) };
+}
+
+/* Does wait4's pid argument select child p? */
+static bool wait_selects(const struct proc *me, const struct proc *p, int pid)
+{
+	if (pid > 0)
+		return p->pid == pid;
+	if (pid == 0)
+		return p->pgid == me->pgid;
+	if (pid < -1)
+		return p->pgid == -pid;
+	return true;
+}
+
+long proc_wait(int pid, int *status_out, int options, struct proc_usage *usage)
 {
 	struct proc *me = current_proc();
 
+	if (pid == (int)0x80000000)
+		return -ESRCH;	/* Linux: -INT_MIN names no group */
+	if (options & ~(WNOHANG | WUNTRACED | WCONTINUED | 0xe0000000))
+		return -EINVAL;	/* __WNOTHREAD, __WALL, __WCLONE are accepted */
 	for (;;) {
 		bool have_child = false;
 
 		for (int i = 0; i < NPROC; i++) {
 			struct proc *p = &ptable[i];
 
-			if (p->state == P_UNUSED || p->parent != me || (pid > 0 && p->pid != pid))
+			if (p->state == P_UNUSED || p->state == P_EMBRYO || p->parent != me ||
+			    !wait_selects(me, p, pid))
 				continue;
 			have_child = true;
+			if (reportable_change(p, options)) {
+				if (status_out)
+					*status_out = p->stop_report;
+				if (usage)
+					proc_get_usage(p, false, usage);
+				p->stop_report = 0;
+				return p->pid;
+			}
 			if (p->state != P_ZOMBIE)
 				continue;
 			int cpid = p->pid;
 
 			if (status_out)
 				*status_out = p->wait_status;
-			if (reaped)
-				*reaped = p;
-			me->minflt += p->minflt;	/* children's usage is not kept apart yet */
+			collect_usage(me, p, usage);
 			proc_free(p);
 			return cpid;
 		}
@@ -360,7 +741,7 @@ long proc_wait(int pid, int *status_out, int options, struct proc **reaped)
 		if (options & WNOHANG)
 			return 0;
 		if (sleep_on(me, 0) == -EINTR)
-			return -EINTR;
+			return -ERESTARTSYS;	/* restarted after a SA_RESTART handler */
 	}
 }
 
@@ -372,6 +753,8 @@ void proc_start_init(const char *path, char *const argv[], char *const envp[])
 	if (!p)
 		panic("cannot allocate the first process");
 	init_proc = p;
+	p->pgid = p->sid = p->pid;
+	tty_set_init_session(p->sid);
 	proc_default_limits(p);
 	p->mm = mm_create();
 	if (!p->mm)
@@ -381,6 +764,7 @@ void proc_start_init(const char *path, char *const argv[], char *const envp[])
 	this_cpu()->proc = p;	/* exec works on the current process */
 	arch_switch_mm(p->mm);
 	err = exec_into(p, path, argv, envp);
+	proc_set_cmdline(p, argv);
 	this_cpu()->proc = NULL;
 	if (err)
 		panic("cannot run %s as init: error %ld", path, -err);

@@ -17,7 +17,9 @@
 #include <asm/context.h>
 #include <asm/ptrace.h>
 
-#define NPROC		64	/* process table size: fork fails with EAGAIN beyond it */
+#define NPROC		256	/* process table size: fork fails with EAGAIN beyond it */
+#define CMDLINE_KEPT	512	/* bytes of argv kept for /proc/<pid>/cmdline */
+#define NGROUPS_KEPT	256	/* supplementary groups a process may hold here (Linux: 65536) */
 #define NOFILE		256	/* file descriptors per process (the hard RLIMIT_NOFILE) */
 #define RLIM_NLIMITS	16
 /* Resource limits (Linux's numbers) used by the kernel itself. */
@@ -30,7 +32,8 @@
 #define RLIM_INFINITY	(~0ull)
 #define KSTACK_ORDER	2	/* kernel stack: 4 pages */
 
-enum proc_state { P_UNUSED, P_EMBRYO, P_RUNNABLE, P_RUNNING, P_SLEEPING, P_ZOMBIE };
+/* P_STOPPED: stopped by a job-control signal until SIGCONT (or SIGKILL). */
+enum proc_state { P_UNUSED, P_EMBRYO, P_RUNNABLE, P_RUNNING, P_SLEEPING, P_STOPPED, P_ZOMBIE };
 
 struct mm;
 struct file;
@@ -48,18 +51,42 @@ struct proc {
 	u64 wake_ns;			/* sleeping until this ktime (0: no timeout) */
 	bool killed;			/* exit at the next return to user mode */
 	int wait_status;		/* Linux wait status, valid once P_ZOMBIE */
+	int pgid, sid;			/* process group and session (inherited by fork) */
+	bool tty_detached;		/* TIOCNOTTY by a non-leader: no controlling tty */
+	bool did_exec;			/* has exec'd since fork: setpgid by the parent is EACCES */
+	int stop_report;		/* for wait4: 0, or the stop/continue status not reported yet */
+	bool sys_returning;		/* returning from a system call: restart rules apply */
+	unsigned long syscall_arg0;	/* its first argument, for a restart (arm64's x0 is the result) */
+	u64 restart_deadline;		/* restart_syscall: when the interrupted nanosleep ends */
+	unsigned long restart_urem;	/* ... and where it writes the time left */
+	bool restart_t64;
 	struct file *files[NOFILE];
 	bool cloexec[NOFILE];		/* FD_CLOEXEC: closed by a successful exec */
 	struct { u64 cur, max; } rlim[RLIM_NLIMITS];	/* resource limits (prlimit64) */
 	struct sigstate sig;
 	u64 minflt, majflt;		/* page faults (getrusage) */
-	u64 utime_ns, stime_ns;
+	u64 utime_ns, stime_ns;		/* user time (ticks that found it in user mode), the rest */
+	u64 run_ns, run_start_ns;	/* time on the CPU, and when it last got it */
+	u64 cutime_ns, cstime_ns;	/* reaped children's (and their children's) */
+	u64 cminflt, cmajflt, maxrss_kb, cmaxrss_kb;
+	/* interval timers, Linux's ITIMER_REAL (a ktime deadline), _VIRTUAL and
+	 * _PROF (time left): 0 = disarmed; reload with interval */
+	struct { u64 value, interval; } itimer[3];
 	unsigned long clear_child_tid;	/* set_tid_address */
 	int in_syscall;			/* inside syscall_dispatch() (fail_alloc's filter) */
 	char name[16];
 	struct mount *cwd_mnt;		/* the working directory (fs/; NULL cwd: the root) */
 	struct inode *cwd;
 	unsigned umask;
+	u64 start_ns;			/* ktime at fork */
+	char cmdline[CMDLINE_KEPT];	/* argv at exec, NUL-separated (/proc/<pid>/cmdline) */
+	int cmdline_len;
+	int pdeath_signal;		/* prctl(PR_SET_PDEATHSIG): sent when the parent exits */
+	unsigned long tagged_addr_ctrl;	/* prctl(PR_SET_TAGGED_ADDR_CTRL), arm64 */
+	/* credentials: real, effective, saved ids (capable = euid 0, see cred.c) */
+	u32 uid[3], gid[3];
+	int ngroups;
+	u32 groups[NGROUPS_KEPT];
 };
 
 struct cpu {
@@ -104,8 +131,22 @@ long proc_fork(unsigned long flags, unsigned long child_sp);
 /* Terminate the current process with a Linux wait status (never returns). */
 void proc_exit(int wait_status) __attribute__((noreturn));
 
-/* wait4: pid as in Linux (-1 any child, >0 that child). */
-long proc_wait(int pid, int *status_out, int options, struct proc **reaped);
+/* What wait4 and getrusage report of a process (Linux's struct rusage
+ * fields this kernel counts). */
+struct proc_usage {
+	u64 utime_ns, stime_ns, minflt, majflt, maxrss_kb;
+};
+
+/* wait4: pid as in Linux (-1 any child, 0 our group, < -1 group -pid,
+ * > 0 that child); *usage (when not NULL) gets the reaped child's usage,
+ * its own reaped descendants included. */
+long proc_wait(int pid, int *status_out, int options, struct proc_usage *usage);
+
+/* getrusage: p's own usage (children false) or its reaped children's. */
+void proc_get_usage(const struct proc *p, bool children, struct proc_usage *u);
+
+/* Resident set of mm in KiB (the pages present in its VMAs). */
+u64 mm_resident_kb(struct mm *mm);
 
 /* The process with this pid, or NULL. */
 struct proc *proc_find(int pid);
@@ -118,13 +159,66 @@ long proc_signal_all(const struct ksiginfo *info, struct proc *skip);
  * their pids; returns how many (for mm/mm_check.c). */
 int proc_live_mms(struct mm **mms, int *pids, int max);
 
-/* Number of processes in use (for the fork limit and tests). */
+/* Number of processes in use (for tests), and of those of real uid uid
+ * (RLIMIT_NPROC). */
 int proc_count(void);
+int proc_count_uid(u32 uid);
+
+/* The pids of every process in the table (zombies too), ascending; at most
+ * max of them; returns how many (for listing /proc). */
+int proc_list_pids(int *pids, int max);
+
+/* ---- process groups and sessions (Linux's rules and errnos) ---- */
+long proc_setpgid(int pid, int pgid);
+long proc_getpgid(int pid);	/* pid 0: the caller; -ESRCH */
+long proc_getsid(int pid);
+long proc_setsid(void);
+/* Is pgid a process group of session sid (any member, zombies too)? */
+bool proc_pgrp_in_session(int pgid, int sid);
+/* Is group pgid orphaned (Linux's sense: no live member has a parent
+ * other than init in another group of the same session)? Job-control
+ * stops from the terminal do not apply to such a group. */
+bool proc_pgrp_orphaned(int pgid);
+/* Does any process have process group pgid? */
+bool proc_pgrp_exists(int pgid);
+/* Send info to every process of group pgid (sig 0: just check); -ESRCH if
+ * the group is empty. */
+long proc_signal_group(int pgid, const struct ksiginfo *info);
+
+/* Job control: stop the current process for sig (reporting it to the
+ * parent) until SIGCONT or SIGKILL; called at signal delivery. */
+void proc_stop(int sig);
+/* Resume stopped p (SIGCONT was sent to it); reports to the parent. */
+void proc_continue(struct proc *p);
 
 /* Work before returning to user mode: pending signals, preemption, kill. */
 void user_return_work(struct pt_regs *regs);
 
-/* The timer tick: account time, wake sleepers, ask for a reschedule. */
+/* Interval timers (setitimer's which): ITIMER_REAL counts wall time,
+ * ITIMER_VIRTUAL and ITIMER_PROF the process's ticks (both: a process is
+ * only ever interrupted by the tick in user mode). */
+#define ITIMER_REAL	0
+#define ITIMER_VIRTUAL	1
+#define ITIMER_PROF	2
+
+/* Whole-system scheduler counters (/proc/stat, /proc/uptime, /proc/loadavg). */
+struct sched_stats {
+	u64 user_ns, idle_ns;	/* CPU time in user mode (ticks) and idle (measured) */
+	u64 switches, forks;	/* context switches to a process; processes created */
+	unsigned long load[3];	/* 1, 5 and 15 minute load averages, fixed point (FSHIFT 11) */
+	int running, total;	/* runnable now; processes in the table */
+	int last_pid;
+};
+void sched_get_stats(struct sched_stats *st);
+
+/* The process's user/system time, in ns (its own, or its reaped children's). */
+void proc_cpu_times(const struct proc *p, u64 *ut, u64 *st);
+
+/* Remember argv (NUL-separated, cut at CMDLINE_KEPT) for /proc/<pid>/cmdline. */
+void proc_set_cmdline(struct proc *p, char *const argv[]);
+
+/* The timer tick: account time, wake sleepers, fire interval timers, ask
+ * for a reschedule. */
 void sched_tick(void);
 
 #endif

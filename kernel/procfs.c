@@ -17,6 +17,7 @@
 #include "fail_alloc.h"
 #include "thp.h"
 #include "ptdump.h"
+#include "procfs_pid.h"
 #include "printk.h"
 #include "kstring.h"
 #include "errno.h"
@@ -96,23 +97,6 @@ static void gen_maps(struct procbuf *b, struct mm *mm, bool smaps)
 			  (v->flags & VM_DONTFORK) ? " dc" : "", (v->flags & VM_DONTDUMP) ? " dd" : "",
 			  (v->flags & VM_ACCOUNT) ? " ac" : "", (v->flags & VM_WIPEONFORK) ? " wf" : "", (v->flags & VM_SEALED) ? " sl" : "");
 	}
-}
-
-/*
- * /proc/PID/status, the memory lines only for now (kB, as Linux): VmSize
- * (all VMAs), VmLck (VM_LOCKED ones, ML-15), VmRSS (pages present, hugetlb
- * pages not counted, as Linux's HugetlbPages are apart).
- */
-static void gen_status(struct procbuf *b, struct mm *mm)
-{
-	u64 rss = 0;
-
-	for (const struct vma *v = mm->vmas; v; v = v->next)
-		if (!(v->flags & VM_HUGETLB))
-			rss += mm_rss_pages(mm, v->start, v->end);
-	pb_printf(b, "VmSize:\t%8lu kB\n", mm->total_vm * (PAGE_SIZE / 1024));
-	pb_printf(b, "VmLck:\t%8lu kB\n", mm->locked_vm * (PAGE_SIZE / 1024));
-	pb_printf(b, "VmRSS:\t%8llu kB\n", (unsigned long long)(rss * (PAGE_SIZE / 1024)));
 }
 
 /*
@@ -357,6 +341,7 @@ long procfs_generate(const char *path, struct file *f)
 	struct page *pg = alloc_pages(0, PROCFS_ORDER);
 	struct procbuf b;
 	const char *rest = self_path(path, me->pid);
+	long n;
 
 	if (!pg)
 		return -ENOMEM;
@@ -385,8 +370,8 @@ long procfs_generate(const char *path, struct file *f)
 		gen_maps(&b, me->mm, false);
 	else if (rest && strcmp(rest, "smaps") == 0)
 		gen_maps(&b, me->mm, true);
-	else if (rest && strcmp(rest, "status") == 0)
-		gen_status(&b, me->mm);
+	else if ((n = procfs_pid_generate(path, b.buf, b.size)) >= 0)
+		b.len = (size_t)n;	/* the process and system files (procfs_pid.c) */
 	else {
 		free_pages(pg, PROCFS_ORDER);
 		return -ENOENT;

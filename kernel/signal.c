@@ -5,6 +5,8 @@
 #include "proc.h"
 #include "printk.h"
 #include "kstring.h"
+#include "errno.h"
+#include "arch_proc.h"
 
 /* The default action of a signal, as in Linux's signal(7) table. */
 enum sig_default { SD_TERM, SD_CORE, SD_IGN, SD_STOP };
@@ -29,10 +31,24 @@ bool signal_pending(const struct proc *p)
 	return (p->sig.pending & ~p->sig.blocked) != 0 || p->killed;
 }
 
+#define STOP_SIGNALS (SIGMASK(SIGSTOP) | SIGMASK(SIGTSTP) | SIGMASK(SIGTTIN) | SIGMASK(SIGTTOU))
+
 void signal_send(struct proc *p, const struct ksiginfo *info)
 {
 	int sig = info->signo;
 	const struct k_sigaction *a = &p->sig.act[sig - 1];
+
+	/* SIGCONT resumes a stopped process whatever its action, and discards
+	 * pending stops; a stop signal discards a pending SIGCONT (Linux's
+	 * prepare_signal). SIGKILL wakes a stopped process so it can die. */
+	if (sig == SIGCONT) {
+		p->sig.pending &= ~STOP_SIGNALS;
+		proc_continue(p);
+	} else if (SIGMASK(sig) & STOP_SIGNALS) {
+		p->sig.pending &= ~SIGMASK(SIGCONT);
+	} else if (sig == SIGKILL && p->state == P_STOPPED) {
+		p->state = P_RUNNABLE;
+	}
 
 	/* An ignored signal is discarded at once (SIGKILL/SIGSTOP never are). */
 	if (sig != SIGKILL && sig != SIGSTOP &&
@@ -104,10 +120,43 @@ static void __attribute__((noreturn)) die_by_signal(int sig)
 	proc_exit(sig | (default_action(sig) == SD_CORE ? 0x80 : 0));
 }
 
+/*
+ * The restart rules for a system call that returned ret (Linux's): with a
+ * handler about to run (handler_flags its sa_flags), ERESTARTSYS restarts
+ * only under SA_RESTART and ERESTARTNOINTR always; the rest become EINTR.
+ * With no handler (handler false) every ERESTART* result restarts.
+ */
+static void syscall_restart(struct proc *p, struct pt_regs *regs, long ret, bool handler,
+			    unsigned long handler_flags)
+{
+	bool restart;
+
+	switch (ret) {
+	case -ERESTARTSYS:
+		restart = !handler || (handler_flags & SA_RESTART);
+		break;
+	case -ERESTARTNOINTR:
+		restart = true;
+		break;
+	case -ERESTARTNOHAND:
+	case -ERESTART_RESTARTBLOCK:
+		restart = !handler;
+		break;
+	default:
+		return;
+	}
+	if (restart)
+		arch_syscall_restart(regs, p->syscall_arg0, ret == -ERESTART_RESTARTBLOCK);
+	else
+		arch_regs_set_return(regs, -EINTR);
+}
+
 void signal_deliver(struct proc *p, struct pt_regs *regs)
 {
+	long ret = p->sys_returning ? arch_regs_get_return(regs) : 0;
 	int sig;
 
+	p->sys_returning = false;
 	while ((sig = next_signal(p)) != 0) {
 		struct k_sigaction *a = &p->sig.act[sig - 1];
 		struct ksiginfo info = p->sig.info[sig - 1];
@@ -118,13 +167,17 @@ void signal_deliver(struct proc *p, struct pt_regs *regs)
 
 			if (d == SD_TERM || d == SD_CORE)
 				die_by_signal(sig);
-			continue;	/* ignore, or stop (job control is not supported) */
+			/* SIGTSTP/SIGTTIN/SIGTTOU do not stop an orphaned group. */
+			if (d == SD_STOP && (sig == SIGSTOP || !proc_pgrp_orphaned(p->pgid)))
+				proc_stop(sig);	/* returns when continued (or killed) */
+			continue;
 		}
 		if (a->handler == SIG_IGN)
 			continue;
 		u64 frame_mask = p->sig.restore_saved ? p->sig.saved_blocked : p->sig.blocked;
 
 		p->sig.restore_saved = false;
+		syscall_restart(p, regs, ret, true, a->flags);
 		if (!arch_setup_frame(p, regs, sig, &info, a, frame_mask)) {
 			/* No room for the frame: Linux kills with SIGSEGV. */
 			die_by_signal(SIGSEGV);
@@ -139,6 +192,7 @@ void signal_deliver(struct proc *p, struct pt_regs *regs)
 	}
 	if (p->killed)
 		die_by_signal(SIGKILL);
+	syscall_restart(p, regs, ret, false, 0);
 	if (p->sig.restore_saved) {	/* rt_sigsuspend woke for nothing to handle */
 		p->sig.blocked = p->sig.saved_blocked;
 		p->sig.restore_saved = false;

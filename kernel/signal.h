@@ -1,7 +1,8 @@
 /*
  * signal.h - POSIX signals with Linux's numbers, structures and semantics
- * (rt_sigaction, rt_sigprocmask, rt_sigreturn, kill, default actions, and
- * SIGSEGV/SIGBUS with si_addr and si_code for faults).
+ * (rt_sigaction, rt_sigprocmask, rt_sigreturn, kill, default actions
+ * including job-control stops, the restart of interrupted system calls,
+ * and SIGSEGV/SIGBUS with si_addr and si_code for faults).
  */
 #ifndef SIGNAL_H
 #define SIGNAL_H
@@ -63,6 +64,21 @@
 #define SIGMASK(sig)	(1ull << ((sig) - 1))
 
 /*
+ * Kernel-internal results of an interrupted system call (never seen by
+ * user space: signal delivery turns them into EINTR or a restart, as
+ * Linux's do_signal does):
+ *   ERESTARTSYS    restart if the handler has SA_RESTART, else EINTR
+ *   ERESTARTNOINTR always restart
+ *   ERESTARTNOHAND restart if no handler runs, else EINTR
+ *   ERESTART_RESTARTBLOCK  like ERESTARTNOHAND, but the restart enters
+ *                  restart_syscall, which resumes from p->restart_* (nanosleep)
+ */
+#define ERESTARTSYS		512
+#define ERESTARTNOINTR		513
+#define ERESTARTNOHAND		514
+#define ERESTART_RESTARTBLOCK	516
+
+/*
  * User space holds a signal set as Linux's sigset_t, an array of unsigned
  * longs with signal 1 in bit 0 of the first; the kernel as a u64. Both
  * have the same bytes except on a 32-bit big-endian CPU, where the two
@@ -116,7 +132,8 @@ void signal_force(struct proc *p, const struct ksiginfo *info);
 /* Is an unblocked signal pending for p? */
 bool signal_pending(const struct proc *p);
 
-/* Deliver pending signals before returning to user mode with regs. */
+/* Deliver pending signals before returning to user mode with regs, and
+ * apply the restart rules to a system call's ERESTART* result. */
 void signal_deliver(struct proc *p, struct pt_regs *regs);
 
 /* fork: the child inherits actions and mask, not pending signals. */

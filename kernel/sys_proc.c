@@ -18,10 +18,7 @@
 
 long sys_getpid(const unsigned long *a) { (void)a; return current_proc()->pid; }
 long sys_gettid(const unsigned long *a) { (void)a; return current_proc()->pid; }
-long sys_getuid(const unsigned long *a) { (void)a; return 0; }
-long sys_geteuid(const unsigned long *a) { (void)a; return 0; }
-long sys_getgid(const unsigned long *a) { (void)a; return 0; }
-long sys_getegid(const unsigned long *a) { (void)a; return 0; }
+/* (the uid and gid calls are in cred.c) */
 
 long sys_getppid(const unsigned long *a)
 {
@@ -141,6 +138,10 @@ long sys_execve(const unsigned long *a)
 		err = copy_strings(a[2], envp, buf, &used, size);
 	if (!err)
 		err = exec_into(current_proc(), buf, argv, envp);
+	if (!err) {
+		current_proc()->did_exec = true;
+		proc_set_cmdline(current_proc(), argv);
+	}
 	free_pages(pg, EXEC_STRINGS_ORDER);
 	return err;
 }
@@ -152,17 +153,30 @@ struct rusage_user {
 	long msgsnd, msgrcv, nsignals, nvcsw, nivcsw;
 };
 
+static void usage_to_user(struct rusage_user *ru, const struct proc_usage *u)
+{
+	memset(ru, 0, sizeof(*ru));
+	ru->utime_sec = (long)(u->utime_ns / 1000000000);
+	ru->utime_usec = (long)(u->utime_ns % 1000000000 / 1000);
+	ru->stime_sec = (long)(u->stime_ns / 1000000000);
+	ru->stime_usec = (long)(u->stime_ns % 1000000000 / 1000);
+	ru->maxrss = (long)u->maxrss_kb;
+	ru->minflt = (long)u->minflt;
+	ru->majflt = (long)u->majflt;
+}
+
 long sys_wait4(const unsigned long *a)
 {
 	int status = 0;
-	long pid = proc_wait(arg_int(a[0]), &status, arg_int(a[2]), NULL);
+	struct proc_usage u;
+	long pid = proc_wait(arg_int(a[0]), &status, arg_int(a[2]), &u);
 
 	if (pid > 0 && a[1] && copy_to_user((void *)a[1], &status, sizeof(status)))
 		return -EFAULT;
 	if (pid > 0 && a[3]) {
 		struct rusage_user ru;
 
-		memset(&ru, 0, sizeof(ru));
+		usage_to_user(&ru, &u);
 		if (copy_to_user((void *)a[3], &ru, sizeof(ru)))
 			return -EFAULT;
 	}
@@ -254,22 +268,117 @@ long sys_setrlimit(const unsigned long *a)
 	return do_prlimit(0, arg_uint(a[0]), lim, NULL);
 }
 
+/* getrusage(who, ru): RUSAGE_SELF (0), RUSAGE_CHILDREN (-1, the reaped
+ * ones), RUSAGE_THREAD (1, the same as SELF: one thread per process). */
 long sys_getrusage(const unsigned long *a)
 {
-	struct proc *p = current_proc();
 	struct rusage_user ru;
+	struct proc_usage u;
 	int who = arg_int(a[0]);
 
 	if (who != 0 && who != -1 && who != 1)
 		return -EINVAL;
-	memset(&ru, 0, sizeof(ru));
-	if (who != -1) {
-		ru.minflt = (long)p->minflt;
-		ru.majflt = (long)p->majflt;
-		ru.utime_sec = (long)(p->utime_ns / 1000000000);
-		ru.utime_usec = (long)(p->utime_ns % 1000000000 / 1000);
-	}
+	proc_get_usage(current_proc(), who == -1, &u);
+	usage_to_user(&ru, &u);
 	return copy_to_user((void *)a[1], &ru, sizeof(ru)) ? -EFAULT : 0;
+}
+
+/* ---- interval timers ---- */
+
+/* struct itimerval: it_interval then it_value, timevals of two longs. */
+struct itimerval_user {
+	long interval_sec, interval_usec, value_sec, value_usec;
+};
+
+/* Time left on timer which of p, in ns (0: disarmed). */
+static u64 itimer_left(const struct proc *p, int which)
+{
+	u64 v = p->itimer[which].value, now = ktime_ns();
+
+	if (which != ITIMER_REAL || !v)
+		return v;
+	return v > now ? v - now : 1000;	/* due now: Linux reports 1 us left */
+}
+
+static void ns_to_tv(u64 ns, long *sec, long *usec)
+{
+	*sec = (long)(ns / 1000000000);
+	*usec = (long)((ns % 1000000000 + 999) / 1000);	/* never round a live timer down to 0 */
+	if (*usec == 1000000) {
+		(*sec)++;
+		*usec = 0;
+	}
+}
+
+static void itimer_get(const struct proc *p, int which, struct itimerval_user *out)
+{
+	ns_to_tv(p->itimer[which].interval, &out->interval_sec, &out->interval_usec);
+	ns_to_tv(itimer_left(p, which), &out->value_sec, &out->value_usec);
+}
+
+/* Arm (value 0: disarm) timer which; ITIMER_REAL keeps a deadline. */
+static void itimer_set(struct proc *p, int which, u64 value, u64 interval)
+{
+	p->itimer[which].interval = value ? interval : 0;
+	p->itimer[which].value = value && which == ITIMER_REAL ? ktime_ns() + value : value;
+}
+
+static bool tv_valid(long sec, long usec)
+{
+	return sec >= 0 && usec >= 0 && usec < 1000000;
+}
+
+/* getitimer(which, curr): the time left and the interval. */
+long sys_getitimer(const unsigned long *a)
+{
+	int which = arg_int(a[0]);
+	struct itimerval_user v;
+
+	if (which < ITIMER_REAL || which > ITIMER_PROF)
+		return -EINVAL;
+	itimer_get(current_proc(), which, &v);
+	return copy_to_user((void *)a[1], &v, sizeof(v)) ? -EFAULT : 0;
+}
+
+/*
+ * setitimer(which, new, old): as Linux, a NULL new disarms the timer, and
+ * each timeval must have 0 <= usec < 1000000 and sec >= 0 (EINVAL). The
+ * timers tick at HZ: an expiry is seen at the next tick after it.
+ */
+long sys_setitimer(const unsigned long *a)
+{
+	struct proc *p = current_proc();
+	int which = arg_int(a[0]);
+	struct itimerval_user nv = { 0, 0, 0, 0 }, ov;
+
+	if (which < ITIMER_REAL || which > ITIMER_PROF)
+		return -EINVAL;
+	if (a[1] && copy_from_user(&nv, (const void *)a[1], sizeof(nv)))
+		return -EFAULT;
+	if (!tv_valid(nv.value_sec, nv.value_usec) || !tv_valid(nv.interval_sec, nv.interval_usec))
+		return -EINVAL;
+	itimer_get(p, which, &ov);
+	itimer_set(p, which, (u64)nv.value_sec * 1000000000 + (u64)nv.value_usec * 1000,
+		   (u64)nv.interval_sec * 1000000000 + (u64)nv.interval_usec * 1000);
+	if (a[2] && copy_to_user((void *)a[2], &ov, sizeof(ov)))
+		return -EFAULT;
+	return 0;
+}
+
+/* alarm(seconds) (MicroBlaze; arm64's libc uses setitimer): ITIMER_REAL
+ * without interval; returns the seconds that were left, rounded to nearest
+ * and at least 1 if any time was left, as Linux. */
+long sys_alarm(const unsigned long *a)
+{
+	struct proc *p = current_proc();
+	unsigned secs = arg_uint(a[0]);
+	u64 left = itimer_left(p, ITIMER_REAL);
+	long old = (long)((left + 500000000) / 1000000000);
+
+	if (left && !old)
+		old = 1;
+	itimer_set(p, ITIMER_REAL, (u64)secs * 1000000000, 0);
+	return old;
 }
 
 long sys_uname(const unsigned long *a)
@@ -444,21 +553,46 @@ long sys_gettimeofday(const unsigned long *a)
 }
 
 /*
- * Sleep until ktime reaches 'until'; -EINTR on a signal, with the time left
- * written to urem (a timespec of the given width) when it is not 0.
+ * Sleep until ktime reaches 'until'. A signal ends the sleep as Linux's
+ * nanosleep: a relative sleep writes the time left to urem (a timespec of
+ * the given width, when urem is not 0) and returns ERESTART_RESTARTBLOCK,
+ * so a handler makes it EINTR and a signal without one (a stop, then
+ * SIGCONT) resumes it through restart_syscall for the time left; an
+ * absolute sleep (abs) is simply restarted with its arguments.
  */
-static long sleep_until(u64 until, unsigned long urem, bool t64)
+static long sleep_until(u64 until, unsigned long urem, bool t64, bool abs)
 {
+	struct proc *p = current_proc();
+
 	while (ktime_ns() < until) {
 		if (sleep_on(&sleep_until, until) == -EINTR) {
 			u64 left = until > ktime_ns() ? until - ktime_ns() : 0;
 
+			if (abs)
+				return -ERESTARTNOHAND;
 			if (urem && put_timespec_ns((void *)urem, t64, left))
 				return -EFAULT;
-			return -EINTR;
+			p->restart_deadline = until;
+			p->restart_urem = urem;
+			p->restart_t64 = t64;
+			return -ERESTART_RESTARTBLOCK;
 		}
 	}
 	return 0;
+}
+
+/* restart_syscall(): the rest of the nanosleep a signal without a handler
+ * interrupted; -EINTR when there is none to resume. */
+long sys_restart_syscall(const unsigned long *a)
+{
+	struct proc *p = current_proc();
+	u64 until = p->restart_deadline;
+
+	(void)a;
+	if (!until)
+		return -EINTR;
+	p->restart_deadline = 0;
+	return sleep_until(until, p->restart_urem, p->restart_t64, false);
 }
 
 /* A valid sleep request (Linux's timespec64_valid), in nanoseconds. */
@@ -481,7 +615,7 @@ long sys_nanosleep(const unsigned long *a)
 	u64 ns;
 	long rc = sleep_request((const void *)a[0], false, &ns);
 
-	return rc ? rc : sleep_until(ktime_ns() + ns, a[1], false);
+	return rc ? rc : sleep_until(ktime_ns() + ns, a[1], false, false);
 }
 
 static long do_clock_nanosleep(const unsigned long *a, bool t64)
@@ -494,7 +628,7 @@ static long do_clock_nanosleep(const unsigned long *a, bool t64)
 		return rc;
 	if (!abs)
 		when += ktime_ns();
-	return sleep_until(when, abs ? 0 : a[3], t64);
+	return sleep_until(when, abs ? 0 : a[3], t64, abs);
 }
 
 long sys_clock_nanosleep(const unsigned long *a) { return do_clock_nanosleep(a, false); }
@@ -536,20 +670,39 @@ static long kill_one(struct proc *p, int sig, int code)
 	return 0;
 }
 
+/*
+ * kill(pid, sig) as Linux: pid > 0 one process; 0 the caller's process
+ * group; -1 every process but init and the caller; < -1 the group -pid.
+ * A group or "everyone" with no member is ESRCH. Everyone is root here,
+ * so EPERM never happens.
+ */
 long sys_kill(const unsigned long *a)
 {
 	int pid = arg_int(a[0]), sig = arg_int(a[1]);
+	struct ksiginfo si = { .signo = sig, .code = SI_USER, .pid = current_proc()->pid };
 
 	if (sig && !valid_signal(sig))
 		return -EINVAL;
 	if (pid > 0)
 		return kill_one(proc_find(pid), sig, SI_USER);
-	if (pid == -1) {	/* every process but init and the caller */
-		struct ksiginfo si = { .signo = sig, .code = SI_USER, .pid = current_proc()->pid };
-
+	if (pid == -1)
 		return proc_signal_all(&si, current_proc());
-	}
-	return kill_one(current_proc(), sig, SI_USER);	/* no process groups: our own */
+	if (pid == (int)0x80000000)
+		return -ESRCH;	/* -INT_MIN is no group id */
+	return proc_signal_group(pid ? -pid : current_proc()->pgid, &si);
+}
+
+/* ---- process groups and sessions (the rules are in proc.c) ---- */
+
+long sys_setpgid(const unsigned long *a) { return proc_setpgid(arg_int(a[0]), arg_int(a[1])); }
+long sys_getpgid(const unsigned long *a) { return proc_getpgid(arg_int(a[0])); }
+long sys_getpgrp(const unsigned long *a) { (void)a; return proc_getpgid(0); }
+long sys_getsid(const unsigned long *a) { return proc_getsid(arg_int(a[0])); }
+
+long sys_setsid(const unsigned long *a)
+{
+	(void)a;
+	return proc_setsid();
 }
 
 long sys_tkill(const unsigned long *a)
@@ -670,6 +823,7 @@ long sys_rt_sigreturn(const unsigned long *a)
 	u64 blocked;
 
 	(void)a;
+	p->sys_returning = false;	/* the restored x0/r3 is a value, never a restart code */
 	if (!arch_sigreturn(p, regs, &blocked)) {
 		struct ksiginfo si = { .signo = SIGSEGV, .code = SI_USER };
 
@@ -706,7 +860,7 @@ long sys_rt_sigsuspend(const unsigned long *a)
 	p->sig.blocked = mask & ~(SIGMASK(SIGKILL) | SIGMASK(SIGSTOP));
 	while (!signal_pending(p))
 		sleep_on(&p->sig, 0);
-	return -EINTR;
+	return -ERESTARTNOHAND;	/* EINTR after a handler; a stop and continue waits again */
 }
 
 struct stack_user {
@@ -734,4 +888,64 @@ long sys_sigaltstack(const unsigned long *a)
 	if (a[1] && copy_to_user((void *)a[1], &old, sizeof(old)))
 		return -EFAULT;
 	return 0;
+}
+
+/* ---- prctl ---- */
+
+#define PR_SET_PDEATHSIG	1
+#define PR_GET_PDEATHSIG	2
+#define PR_SET_NAME		15
+#define PR_GET_NAME		16
+#define PR_SET_TAGGED_ADDR_CTRL	55
+#define PR_GET_TAGGED_ADDR_CTRL	56
+#define PR_TAGGED_ADDR_ENABLE	1ul
+
+/*
+ * prctl(option, arg2, ...): the options below, others EINVAL as Linux
+ * answers an unknown one. The tagged-address ABI (arm64 only; EINVAL on
+ * MicroBlaze, which Linux does not give it) is recorded and reported; the
+ * CPU ignores the top byte of user addresses (TBI0) already, and with no
+ * MTE only PR_TAGGED_ADDR_ENABLE is a valid bit.
+ */
+long sys_prctl(const unsigned long *a)
+{
+	struct proc *p = current_proc();
+	int option = arg_int(a[0]);
+	char name[16];
+	long n;
+
+	switch (option) {
+	case PR_SET_PDEATHSIG:
+		if (a[1] > NSIG)
+			return -EINVAL;
+		p->pdeath_signal = (int)a[1];
+		return 0;
+	case PR_GET_PDEATHSIG:
+		return copy_to_user((void *)a[1], &p->pdeath_signal, sizeof(int)) ? -EFAULT : 0;
+	case PR_SET_NAME:
+		memset(name, 0, sizeof(name));
+		n = strncpy_from_user(name, (const char *)a[1], sizeof(name));
+		if (n < 0 && n != -ENAMETOOLONG)
+			return n;
+		name[sizeof(name) - 1] = '\0';	/* longer names are cut to 15 bytes */
+		memcpy(p->name, name, sizeof(name));
+		return 0;
+	case PR_GET_NAME:
+		memcpy(name, p->name, sizeof(name));
+		name[sizeof(name) - 1] = '\0';
+		return copy_to_user((void *)a[1], name, sizeof(name)) ? -EFAULT : 0;
+#ifdef __aarch64__
+	case PR_SET_TAGGED_ADDR_CTRL:
+		if (a[1] & ~PR_TAGGED_ADDR_ENABLE || a[2] || a[3] || a[4])
+			return -EINVAL;
+		p->tagged_addr_ctrl = a[1];
+		return 0;
+	case PR_GET_TAGGED_ADDR_CTRL:
+		if (a[1] || a[2] || a[3] || a[4])
+			return -EINVAL;
+		return (long)p->tagged_addr_ctrl;
+#endif
+	default:
+		return -EINVAL;
+	}
 }

@@ -52,6 +52,8 @@ long syscall_dispatch(unsigned long nr, const unsigned long *a)
 		return -ENOSYS;
 	}
 	current_proc()->in_syscall++;
+	current_proc()->sys_returning = true;	/* for the restart rules (signal.c) */
+	current_proc()->syscall_arg0 = a[0];
 	ret = arch_syscalls[nr].fn(a);
 	current_proc()->in_syscall--;
 	if (opt_mm_check && changes_mm(arch_syscalls[nr].fn))

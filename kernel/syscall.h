@@ -54,7 +54,12 @@ long syscall_dispatch(unsigned long nr, const unsigned long *a);
 	X(munlockall) X(mincore) X(msync) X(reboot) X(mount) X(sysinfo)                   \
 	X(memfd_create) X(ftruncate) X(fallocate) X(pkey_alloc) X(pkey_free)           \
 	X(pkey_mprotect) X(getrlimit) X(setrlimit) X(clock_gettime64)                  \
-	X(clock_nanosleep_time64) X(llseek)
+	X(clock_nanosleep_time64) X(llseek)                                           \
+	X(setpgid) X(getpgid) X(getpgrp) X(getsid) X(setsid) X(restart_syscall)       \
+	X(getitimer) X(setitimer) X(alarm)                                           \
+	X(ppoll) X(ppoll_time64) X(pselect6) X(pselect6_time64)                      \
+	X(prctl) X(setuid) X(setgid) X(setreuid) X(setregid) X(setresuid) X(setresgid) \
+	X(getresuid) X(getresgid) X(getgroups) X(setgroups)
 
 /* The file system's calls (fs/). */
 #define FS_SYSCALLS(X)                                                           \

@@ -3,6 +3,8 @@
  * snapshots (see vfs.h; the file system itself is fs/).
  */
 #include "vfs.h"
+#include "tty.h"
+#include "poll.h"
 #include "proc.h"
 #include "console.h"
 #include "printk.h"
@@ -111,11 +113,18 @@ static long con_ioctl(struct file *f, unsigned long cmd, unsigned long arg)
 	return console_tty_ioctl(cmd, arg);
 }
 
+static unsigned con_poll(struct file *f)
+{
+	(void)f;
+	return (tty_can_read() ? POLLIN | POLLRDNORM : 0) | POLLOUT | POLLWRNORM;
+}
+
 static const struct file_ops console_ops = { .read = con_read, .write = con_write,
-					     .ioctl = con_ioctl };
+					     .ioctl = con_ioctl, .poll = con_poll };
 /* The console opened through a device inode of fs/ (/dev/console, /dev/tty). */
 static const struct file_ops console_dev_ops = { .read = con_read, .write = con_write,
-						 .ioctl = con_ioctl, .release = fs_file_release };
+						 .ioctl = con_ioctl, .poll = con_poll,
+						 .release = fs_file_release };
 
 void console_open_stdio(struct proc *p)
 {

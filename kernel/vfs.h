@@ -35,6 +35,9 @@ struct file_ops {
 	long (*read)(struct file *f, void *buf, size_t n, u64 *off);
 	long (*write)(struct file *f, const void *buf, size_t n, u64 *off);
 	long (*ioctl)(struct file *f, unsigned long cmd, unsigned long arg);
+	/* What f is ready for now, POLL* bits (kernel/poll.h); NULL: always
+	 * readable and writable. */
+	unsigned (*poll)(struct file *f);
 	void (*release)(struct file *f);
 };
 

@@ -12,8 +12,9 @@
 # count, and the contents are stored once, with /FILE); /PATH/ an empty
 # directory.
 # The archive always holds the directories /, /bin, /dev and /proc, every
-# parent directory of a /PATH, and the character device /dev/console (5, 1),
-# which Linux opens as the first three file descriptors of /init. Owners
+# parent directory of a /PATH, the character device /dev/console (5, 1),
+# which Linux opens as the first three file descriptors of /init, and
+# /dev/tty (5, 0), the opener's controlling terminal. Owners
 # are root, timestamps are 0, so the same inputs give the same archive.
 #
 # newc layout, per entry: the 6 characters "070701", then 13 fields of 8 hex
@@ -106,6 +107,7 @@ for d in "${dir_list[@]}"; do
 	entry "$d" $((0040755)) 2 0 0 0
 done
 entry dev/console $((0020600)) 1 0 5 1
+entry dev/tty $((0020666)) 1 0 5 0
 for i in "${!names[@]}"; do
 	if [ -n "${links[$i]}" ]; then
 		printf '%s' "${links[$i]}" >"$tmp.link"

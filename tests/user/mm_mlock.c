@@ -131,7 +131,7 @@ static void test_split_merge(void)
 	       "ML-15 smaps shows lo on the locked part only");
 	tap_is_long(vmlck() - before, 2 * PAGE / 1024, "ML-15 VmLck grew by the two pages");
 	tap_is_long(resident(b, 3), 2, "ML-8 the locked pages were populated, the other not");
-	tap_ok(do_mlock(b + PAGE, 2 * PAGE) == 0 && vmlck() - before == 2 * PAGE / 1024,
+	tap_ok(do_mlock(b + PAGE, 2 * PAGE) == 0 && vmlck() - before == (long)(2 * PAGE / 1024),
 	       "ML-15 locking locked pages again counts nothing more");
 	tap_ok(do_munlock(b + 2 * PAGE, PAGE) == 0 && strcmp(shape(b, b + 3 * PAGE), "rw-p:1 rw-p:1 rw-p:1") == 0,
 	       "ML-16 munlock of the last page splits again: %s", shape(b, b + 3 * PAGE));
@@ -157,7 +157,7 @@ static void test_onfault(void)
 	tap_is_long(vmlck() - before, 3 * PAGE / 1024, "ML-15 and counted in VmLck");
 	b[PAGE] = 1;
 	tap_is_long(resident(b, 3), 1, "ML-8 a touched page is there");
-	tap_ok(do_mlock(b, 3 * PAGE) == 0 && resident(b, 3) == 3 && vmlck() - before == 3 * PAGE / 1024,
+	tap_ok(do_mlock(b, 3 * PAGE) == 0 && resident(b, 3) == 3 && vmlck() - before == (long)(3 * PAGE / 1024),
 	       "ML-8 a plain mlock over it now populates; VmLck unchanged");
 	munmap(b, 3 * PAGE);
 }
@@ -171,7 +171,7 @@ static void test_map_locked(void)
 	if (m == MAP_FAILED)
 		return;
 	tap_is_long(resident(m, 4), 4, "ML-9 and populates");
-	tap_ok(vm_flag(m, "lo") == 1 && vmlck() - before == 4 * PAGE / 1024, "ML-9 ML-15 locked: lo, VmLck +16 kB");
+	tap_ok(vm_flag(m, "lo") == 1 && vmlck() - before == (long)(4 * PAGE / 1024), "ML-9 ML-15 locked: lo, VmLck +16 kB");
 	tap_ok(failed(madvise(m, PAGE, MADV_DONTNEED), EINVAL) && m[0] == 0, "ML-20 MADV_DONTNEED on locked memory: EINVAL");
 	m[0] = 7;
 	tap_ok(failed(madvise(m, PAGE, MADV_FREE), EINVAL) && m[0] == 7, "ML-20 MADV_FREE on locked memory: EINVAL, data kept");

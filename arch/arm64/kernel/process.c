@@ -63,6 +63,14 @@ long arch_regs_get_return(const struct pt_regs *regs)
 	return (long)regs->regs[0];
 }
 
+void arch_syscall_restart(struct pt_regs *regs, unsigned long arg0, bool via_restart_syscall)
+{
+	regs->regs[0] = arg0;
+	regs->pc -= 4;	/* the svc */
+	if (via_restart_syscall)
+		regs->regs[8] = 128;	/* __NR_restart_syscall */
+}
+
 void arch_regs_set_sp(struct pt_regs *regs, unsigned long sp)
 {
 	regs->sp = sp;

@@ -74,6 +74,15 @@ long arch_regs_get_return(const struct pt_regs *regs)
 	return (long)regs->r[3];
 }
 
+/* r5 (arg0) is not overwritten by the result (r3): only the PC and r12 change. */
+void arch_syscall_restart(struct pt_regs *regs, unsigned long arg0, bool via_restart_syscall)
+{
+	(void)arg0;
+	regs->pc -= 4;	/* the brki */
+	if (via_restart_syscall)
+		regs->r[12] = 0;	/* __NR_restart_syscall */
+}
+
 void arch_regs_set_sp(struct pt_regs *regs, unsigned long sp)
 {
 	regs->r[1] = sp;

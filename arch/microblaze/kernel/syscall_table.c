@@ -183,6 +183,7 @@ static long mb_truncate64(const unsigned long *a)
 }
 
 const struct syscall_entry arch_syscalls[] = {
+	SYS(0, restart_syscall),
 	SYS(1, exit),
 	ADAPT(2, mb_fork, "fork"),
 	SYS(3, read),
@@ -199,6 +200,7 @@ const struct syscall_entry arch_syscalls[] = {
 	SYS(21, mount),
 	SYS(24, getuid),
 	ADAPT(33, mb_access, "access"),
+	SYS(27, alarm),
 	SYS(37, kill),
 	ADAPT(38, mb_rename, "rename"),
 	ADAPT(39, mb_mkdir, "mkdir"),
@@ -212,7 +214,10 @@ const struct syscall_entry arch_syscalls[] = {
 	SYS(54, ioctl),
 	SYS(55, fcntl),
 	SYS(60, umask),
+	SYS(57, setpgid),
 	SYS(64, getppid),
+	SYS(65, getpgrp),
+	SYS(66, setsid),
 	SYS(75, setrlimit),
 	SYS(77, getrusage),
 	SYS(78, gettimeofday),
@@ -225,6 +230,8 @@ const struct syscall_entry arch_syscalls[] = {
 	SYS(93, ftruncate),
 	SYS(94, fchmod),
 	SYS(95, fchown),
+	SYS(104, setitimer),
+	SYS(105, getitimer),
 	SYS(114, wait4),
 	SYS(116, sysinfo),
 	SYS(118, fsync),
@@ -232,6 +239,7 @@ const struct syscall_entry arch_syscalls[] = {
 	SYS(122, uname),
 	SYS(125, mprotect),
 	SYS(133, fchdir),
+	SYS(132, getpgid),
 	ADAPT(140, sys_llseek, "_llseek"),
 	SYS(144, msync),
 	SYS(145, readv),
@@ -241,9 +249,11 @@ const struct syscall_entry arch_syscalls[] = {
 	SYS(151, munlock),
 	SYS(152, mlockall),
 	SYS(153, munlockall),
+	SYS(147, getsid),
 	SYS(158, sched_yield),
 	SYS(162, nanosleep),
 	SYS(163, mremap),
+	SYS(172, prctl),
 	SYS(173, rt_sigreturn),
 	SYS(174, rt_sigaction),
 	SYS(175, rt_sigprocmask),
@@ -267,6 +277,16 @@ const struct syscall_entry arch_syscalls[] = {
 	SYS(202, getegid),		/* getegid32 */
 	SYS(207, fchown),		/* fchown32 */
 	SYS(218, mincore),
+	SYS(203, setreuid),		/* setreuid32 */
+	SYS(204, setregid),		/* setregid32 */
+	SYS(205, getgroups),		/* getgroups32 */
+	SYS(206, setgroups),		/* setgroups32 */
+	SYS(208, setresuid),		/* setresuid32 */
+	SYS(209, getresuid),		/* getresuid32 */
+	SYS(210, setresgid),		/* setresgid32 */
+	SYS(211, getresgid),		/* getresgid32 */
+	SYS(213, setuid),		/* setuid32 */
+	SYS(214, setgid),		/* setgid32 */
 	SYS(219, madvise),
 	SYS(220, getdents64),
 	SYS(221, fcntl),		/* fcntl64 */
@@ -290,6 +310,8 @@ const struct syscall_entry arch_syscalls[] = {
 	SYS(305, readlinkat),
 	SYS(306, fchmodat),
 	SYS(307, faccessat),
+	SYS(308, pselect6),
+	SYS(309, ppoll),
 	SYS(311, set_robust_list),
 	SYS(320, utimensat),		/* 32-bit time_t */
 	ADAPT(324, mb_fallocate, "fallocate"),
@@ -309,6 +331,8 @@ const struct syscall_entry arch_syscalls[] = {
 	SYS(407, clock_nanosleep_time64),
 	SYS(412, utimensat_time64),
 	SYS(439, faccessat2),
+	SYS(413, pselect6_time64),
+	SYS(414, ppoll_time64),
 	SYS(462, mseal),
 };
 

@@ -35,7 +35,27 @@ void *sbrk(intptr_t increment);
 long sysconf(int name);
 int getpagesize(void);
 unsigned int sleep(unsigned int seconds);
+unsigned int alarm(unsigned int seconds);
 int usleep(unsigned int usec);
 long syscall(long number, ...);
+/* process groups, sessions, the terminal's foreground group, ids (src/proc.c) */
+int setpgid(pid_t pid, pid_t pgid);
+pid_t getpgid(pid_t pid);
+pid_t getpgrp(void);
+pid_t setsid(void);
+pid_t getsid(pid_t pid);
+pid_t tcgetpgrp(int fd);
+uid_t geteuid(void);
+gid_t getgid(void);
+gid_t getegid(void);
+int setgid(gid_t gid);
+int setreuid(uid_t r, uid_t e);
+int setregid(gid_t r, gid_t e);
+int setresuid(uid_t r, uid_t e, uid_t s);
+int setresgid(gid_t r, gid_t e, gid_t s);
+int getresuid(uid_t *r, uid_t *e, uid_t *s);
+int getresgid(gid_t *r, gid_t *e, gid_t *s);
+int getgroups(int size, gid_t list[]);
+int tcsetpgrp(int fd, pid_t pgrp);
 
 #endif

@@ -45,7 +45,31 @@
 #define SYS_gettid          __SC(178, 224)
 #define SYS_getuid          __SC(174, 199)
 #define SYS_setuid          __SC(146, 213)
+#define SYS_geteuid         __SC(175, 201)
+#define SYS_getgid          __SC(176, 200)
+#define SYS_getegid         __SC(177, 202)
+#define SYS_setgid          __SC(144, 214)
+#define SYS_setreuid        __SC(145, 203)
+#define SYS_setregid        __SC(143, 204)
+#define SYS_setresuid       __SC(147, 208)
+#define SYS_getresuid       __SC(148, 209)
+#define SYS_setresgid       __SC(149, 210)
+#define SYS_getresgid       __SC(150, 211)
+#define SYS_getgroups       __SC(158, 205)
+#define SYS_setgroups       __SC(159, 206)
+#define SYS_prctl           __SC(167, 172)
 #define SYS_set_tid_address __SC( 96, 258)
+
+#define SYS_setpgid         __SC(154,  57)
+#define SYS_getpgid         __SC(155, 132)
+#define SYS_getsid          __SC(156, 147)
+#define SYS_setsid          __SC(157,  66)
+#define SYS_restart_syscall __SC(128,   0)
+#define SYS_getitimer       __SC(102, 105)
+#define SYS_setitimer       __SC(103, 104)
+#define SYS_alarm           __SC( -1,  27)	/* arm64: setitimer */
+#define SYS_pselect6        __SC( 72, 308)	/* MicroBlaze: 32-bit time_t version */
+#define SYS_ppoll           __SC( 73, 309)	/* MicroBlaze: 32-bit time_t version */
 
 #define SYS_kill            __SC(129,  37)
 #define SYS_tgkill          __SC(131, 270)

@@ -10,7 +10,7 @@
 #include <stdarg.h>
 #include "types.h"
 
-/* Format and print to the console. Supports %d %i %u %x %X %p %s %c %%,
+/* Format and print to the console. Supports %d %i %u %o %x %X %p %s %c %%,
  * the length modifiers l, ll, z, and field width / zero padding / '-'. */
 void printk(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

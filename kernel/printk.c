@@ -138,6 +138,9 @@ int vsnprintk(char *buf, size_t size, const char *fmt, va_list ap0)
 		case 'u':
 			out_num(&o, arg_unsigned(&ap, lenclass), 10, false, false, width, zero, left);
 			break;
+		case 'o':
+			out_num(&o, arg_unsigned(&ap, lenclass), 8, false, false, width, zero, left);
+			break;
 		case 'x':
 		case 'X':
 			out_num(&o, arg_unsigned(&ap, lenclass), 16, false, *fmt == 'X', width, zero, left);

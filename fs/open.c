@@ -326,6 +326,8 @@ long fs_open(struct fs_loc start, const char *path, int flags, u32 mode, struct 
 				return -ENAMETOOLONG;
 			return procfs_open(name, flags, out);
 		}
+		if (loc.inode->sb->magic == PROC_SUPER_MAGIC)
+			return procfs_open("/proc", flags, out);	/* the root of a proc mount: listed by procfs */
 	}
 	if (S_ISLNK(loc.inode->mode))
 		return -ELOOP;	/* O_NOFOLLOW on a symlink */

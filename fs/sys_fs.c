@@ -585,14 +585,14 @@ long sys_getdents64(const unsigned long *a)
 
 	if (!f)
 		return -EBADF;
-	if (!f->inode)
+	if (!f->inode && !S_ISDIR(f->st.mode))
 		return -ENOTDIR;
 	if (!user_range_ok(a[1], arg_uint(a[2])))
 		return -EFAULT;
 	if (!(pg = alloc_pages(0, 0)))
 		return -ENOMEM;
 	off = f->off;
-	got = fs_getdents(f, page_address(pg), n);
+	got = f->inode ? fs_getdents(f, page_address(pg), n) : procfs_getdents(f, page_address(pg), n);
 	if (got > 0 && copy_to_user((void *)a[1], page_address(pg), (size_t)got)) {
 		f->off = off;
 		got = -EFAULT;

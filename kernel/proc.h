@@ -108,6 +108,9 @@ long proc_wait(int pid, int *status_out, int options, struct proc **reaped);
 /* The process with this pid, or NULL. */
 struct proc *proc_find(int pid);
 
+/* The pids of every process in use (zombies too), at most max; returns how many (for /proc). */
+int proc_pids(int *pids, int max);
+
 /* Send info to every live process except init and skip (sig 0: just
  * check); -ESRCH if there was none. */
 long proc_signal_all(const struct ksiginfo *info, struct proc *skip);

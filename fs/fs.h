@@ -150,7 +150,7 @@ struct page *pagecache_page(struct inode *ip, u64 idx, bool alloc);
 size_t file_read_data(struct inode *ip, void *buf, size_t n, u64 off);
 /* Copy buf to [off, off + n), growing the file; bytes written or -ENOSPC/-EFBIG. */
 long file_write_data(struct inode *ip, const void *buf, size_t n, u64 off);
-/* Set the size: pages past it freed, the tail of the last page zeroed. */
+/* Set the size: pages past it unmapped from every mapping and freed, the tail of the last page zeroed. */
 long file_truncate(struct inode *ip, u64 size);
 /* Allocate the pages of [off, off + len), growing the size unless keep. */
 long file_allocate(struct inode *ip, u64 off, u64 len);

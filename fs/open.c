@@ -445,7 +445,7 @@ long fs_mmap_file(struct file *f, unsigned long prot, bool shared, struct vma_fi
 		return -ENODEV;
 	if ((f->flags & O_ACCMODE) == O_WRONLY)
 		return -EACCES;
-	if (shared && (prot & 2 /* PROT_WRITE */) && ((f->flags & O_ACCMODE) != O_RDWR || (f->flags & O_APPEND)))
+	if (shared && (prot & 2 /* PROT_WRITE */) && (f->flags & O_ACCMODE) != O_RDWR)
 		return -EACCES;
 	*vf = &f->inode->vf;
 	*name = map_name(f);

@@ -268,7 +268,8 @@ static long mmap_hugetlb(struct mm *mm, unsigned long addr, unsigned long len, u
 }
 
 long mm_mmap(struct mm *mm, unsigned long addr, unsigned long len, unsigned long prot,
-	     unsigned long flags, struct vma_file *file, const char *fname, unsigned long off)
+	     unsigned long flags, struct vma_file *file, const char *fname, unsigned long off,
+	     unsigned may_not)
 {
 	unsigned vmflags;
 	struct vma *v;
@@ -286,7 +287,7 @@ long mm_mmap(struct mm *mm, unsigned long addr, unsigned long len, unsigned long
 	err = mmap_type(flags, file != NULL, &vmflags);
 	if (err)
 		return err;
-	vmflags |= mm_prot_to_vm(prot) | VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC;
+	vmflags |= mm_prot_to_vm(prot) | ((VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC) & ~may_not);
 	if (flags & MAP_HUGETLB)
 		return mmap_hugetlb(mm, addr, len, flags, vmflags & ~(VM_GROWSDOWN | VM_NORESERVE),
 				    prot & PROT_WRITE);

@@ -34,7 +34,7 @@ _user_saved_goal := $(.DEFAULT_GOAL)
 ARCH ?= arm64
 USER_TESTS := hello proc exec abi wideargs signal segv unaligned fpu efault procfs mm sched forkbomb misc jit hugetlb thp \
 	mm_mmap mm_munmap mm_mremap mm_mprotect mm_madvise mm_brk mm_mseal mm_fork mm_maps mm_quarantine mm_edges \
-	mm_failinj mm_limits fs procdir
+	mm_failinj mm_limits fs procdir fsmap
 
 ifeq ($(ARCH),arm64)
 USER_TARGET := arm64

@@ -1,0 +1,38 @@
+/*
+ * filemap.c - operations on every mapping of a file (see filemap.h).
+ *
+ * There is no reverse map: the VMAs of every live address space are
+ * scanned for the file. Truncation is rare, so this is cheap enough.
+ */
+#include "filemap.h"
+#include "mm.h"
+#include "vma.h"
+#include "proc.h"
+
+/* Unmap f's pages [first, end) from the VMAs of one address space. */
+static void unmap_in_mm(struct mm *mm, struct vma_file *f, u64 first, u64 end)
+{
+	for (struct vma *v = mm->vmas; v; v = v->next) {
+		u64 vfirst, vend, lo, hi;
+
+		if (v->file != f)
+			continue;
+		vfirst = v->offset / PAGE_SIZE;
+		vend = vfirst + (v->end - v->start) / PAGE_SIZE;
+		lo = MAX(first, vfirst);
+		hi = MIN(end, vend);
+		if (lo < hi)
+			mm_zap_range(mm, v->start + (unsigned long)(lo - vfirst) * PAGE_SIZE,
+				     v->start + (unsigned long)(hi - vfirst) * PAGE_SIZE, false);
+	}
+}
+
+void mm_unmap_file_range(struct vma_file *f, u64 first, u64 end)
+{
+	struct mm *mms[NPROC];
+	int pids[NPROC];
+	int n = proc_live_mms(mms, pids, NPROC);
+
+	for (int i = 0; i < n; i++)	/* an mm shared by two processes is zapped twice: harmless */
+		unmap_in_mm(mms[i], f, first, end);
+}

@@ -87,6 +87,8 @@ struct inode {
 	char *link;		/* symlinks: the target, NUL-terminated (one page) */
 	char *map_name;		/* regular files: the path /proc/self/maps shows (one page, made at the first mmap) */
 	int mounted;		/* how many mounts sit on this directory */
+	int writecount;		/* regular files: > 0 open for writing by that many files,
+				 * < 0 the program of -writecount processes (ETXTBSY) */
 	struct inode *all_prev, *all_next;	/* inode_list */
 };
 

@@ -52,6 +52,10 @@ long fs_truncate_path(unsigned long upath, s64 len);
 
 /* Per-process state: the cwd and umask are inherited by fork, dropped at exit. */
 void fs_proc_fork(struct proc *child, struct proc *parent);
+/* A successful execve made ip p's program: while p runs it (until its
+ * next exec or its exit; fork children too) the file cannot be opened for
+ * writing or truncated (ETXTBSY), and exec refuses a file open for writing. */
+void fs_proc_exec(struct proc *p, struct inode *ip);
 void fs_proc_exit(struct proc *p);
 
 /*

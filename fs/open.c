@@ -44,6 +44,8 @@ static long reg_write(struct file *f, const void *buf, size_t n, u64 *off)
 
 static void inode_file_release(struct file *f)
 {
+	if (S_ISREG(f->inode->mode) && (f->flags & O_ACCMODE) != O_RDONLY)
+		f->inode->writecount--;
 	f->mnt->refs--;
 	inode_put(f->inode);
 }
@@ -243,6 +245,8 @@ static long file_of(struct fs_loc loc, int flags, struct file **out)
 	f->flags = (unsigned)flags & (O_ACCMODE | O_APPEND | O_NONBLOCK);
 	f->st.mode = ip->mode;
 	f->st.nlink = 1;
+	if (S_ISREG(ip->mode) && (flags & O_ACCMODE) != O_RDONLY)
+		ip->writecount++;	/* the caller checked that no process runs it */
 	if (S_ISDIR(ip->mode))
 		f->ops = &dir_ops;
 	else if (S_ISCHR(ip->mode))
@@ -337,6 +341,8 @@ long fs_open(struct fs_loc start, const char *path, int flags, u32 mode, struct 
 		return -EISDIR;
 	if (loc.inode->sb->magic == PROC_SUPER_MAGIC && acc != O_RDONLY)
 		return -EACCES;
+	if (S_ISREG(loc.inode->mode) && acc != O_RDONLY && loc.inode->writecount < 0)
+		return -ETXTBSY;	/* a running program's file */
 	if ((flags & O_TRUNC) && S_ISREG(loc.inode->mode) && acc != O_RDONLY)
 		file_truncate(loc.inode, 0);
 	return file_of(loc, flags, out);
@@ -381,6 +387,8 @@ long fs_exec_open(const char *path, struct inode **out, void *hdr, size_t hdr_si
 	if (!S_ISREG(loc.inode->mode) || !(loc.inode->mode & 0111) ||
 	    loc.inode->sb->magic == PROC_SUPER_MAGIC)
 		return -EACCES;
+	if (loc.inode->writecount > 0)
+		return -ETXTBSY;	/* open for writing somewhere */
 	*out = inode_get(loc.inode);
 	*size = loc.inode->size;
 	memset(hdr, 0, hdr_size);

@@ -298,7 +298,6 @@ long exec_into(struct proc *p, const char *path, char *const argv[], char *const
 		return -ENOMEM;
 	}
 	err = load_segments(mm, data, file, size, exec_path_name(path), &phdr_va, &brk);
-	fs_inode_put(ip);	/* the segments' VMAs hold their own references */
 	if (!err && !vma_insert(mm, USER_STACK_TOP - USER_STACK_SIZE, USER_STACK_TOP,
 				VM_READ | VM_WRITE | VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC |
 				VM_GROWSDOWN | VM_STACK, NULL, 0))
@@ -312,9 +311,12 @@ long exec_into(struct proc *p, const char *path, char *const argv[], char *const
 	}
 	if (err) {
 		mm_put(mm);
+		fs_inode_put(ip);
 		free_pages(hp, 0);
 		return err;
 	}
+	fs_proc_exec(p, ip);	/* the file is busy while p runs it */
+	fs_inode_put(ip);	/* the segments' VMAs and p->exe hold their own references */
 	mm->brk_start = mm->brk = brk;
 	mm->stack_top = USER_STACK_TOP;
 	old = p->mm;

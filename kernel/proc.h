@@ -57,6 +57,7 @@ struct proc {
 	char name[16];
 	struct mount *cwd_mnt;		/* the working directory (fs/; NULL cwd: the root) */
 	struct inode *cwd;
+	struct inode *exe;		/* the program it runs (fs/: writes to it are ETXTBSY) */
 	unsigned umask;
 };
 

@@ -7,6 +7,9 @@
  *          (this process's, a child's made before, shared and private):
  *          an access there is SIGBUS, the pages are freed (Shmem drops
  *          while still mapped), and regrowing the file reads zeros.
+ *   ETXTBSY a running program's file (a copy of this one, run with "wait")
+ *          cannot be opened for writing or truncated, by any name, while
+ *          a process runs it; a file open for writing cannot be executed.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -47,6 +50,7 @@ static long xmkdir(const char *path, int mode) { return syscall(NR(34, 296), AT_
 static long xunlink(const char *path) { return syscall(NR(35, 301), AT_FDCWD_, path, 0); }
 static long xrmdir(const char *path) { return syscall(NR(35, 301), AT_FDCWD_, path, AT_REMOVEDIR_); }
 static long xumount(const char *path) { return syscall(NR(39, 52), path, 0); }
+static long xlink(const char *a, const char *b) { return syscall(NR(37, 303), AT_FDCWD_, a, AT_FDCWD_, b, 0); }
 
 #define PAGE 4096L
 #define NPAGES 64
@@ -219,10 +223,138 @@ static void test_truncate(void)
 	xunlink("/tmp/fsmap/trunc");
 }
 
-int main(void)
+/* The size of the file at path, or -1. */
+static long file_size(const char *path)
+{
+	int fd = open(path, O_RDONLY);
+	long n = fd >= 0 ? (long)lseek(fd, 0, SEEK_END) : -1;
+
+	if (fd >= 0)
+		close(fd);
+	return n;
+}
+
+/* Copy /bin/fsmap (this program) to path, mode 0755: 0 or -1. */
+static int copy_self(const char *path)
+{
+	static char prog[1 << 20];
+	int in = open("/bin/fsmap", O_RDONLY), out;
+	long n = in >= 0 ? read(in, prog, sizeof(prog)) : -1;
+
+	if (in >= 0)
+		close(in);
+	out = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0755);
+	if (n <= 0 || n >= (long)sizeof(prog) || out < 0 || write(out, prog, (size_t)n) != n) {
+		if (out >= 0)
+			close(out);
+		return -1;
+	}
+	return close(out);
+}
+
+/* Start path "wait" (it runs until *stdin_w is closed); its pid once it runs, or -1. */
+static pid_t start_waiting(const char *path, int *stdin_w)
+{
+	int in[2], ready[2];
+	char c;
+	pid_t pid;
+
+	if (pipe(in) < 0 || pipe(ready) < 0)
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		char *const argv[] = { (char *)path, "wait", NULL }, *const envp[] = { NULL };
+
+		dup2(in[0], 0);
+		dup2(ready[1], 1);
+		close(in[1]);
+		close(ready[0]);
+		execve(path, argv, envp);
+		_exit(127);
+	}
+	close(in[0]);
+	close(ready[1]);
+	*stdin_w = in[1];
+	if (pid < 0 || read(ready[0], &c, 1) != 1) {	/* the program writes one byte once it runs */
+		close(ready[0]);
+		return -1;
+	}
+	close(ready[0]);
+	return pid;
+}
+
+/* Fork and execve path: the child's exit status (126 + ETXTBSY seen, 0 ran, 127 other). */
+static int exec_status(const char *path)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		char *const argv[] = { (char *)path, "exit", NULL }, *const envp[] = { NULL };
+
+		execve(path, argv, envp);
+		_exit(errno == ETXTBSY ? 126 : 127);
+	}
+	waitpid(pid, &status, 0);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static void test_txtbsy(void)
+{
+	const char *prog = "/tmp/fsmap/prog";
+	int in_w, fd, status;
+	pid_t pid;
+
+	tap_is_long(copy_self(prog), 0, "ETXTBSY: copy this program into the tmpfs");
+	tap_is_long(xlink(prog, "/tmp/fsmap/prog2"), 0, "ETXTBSY: a second name for it");
+	pid = start_waiting(prog, &in_w);
+	tap_ok(pid > 0, "ETXTBSY: the copy runs");
+	if (pid <= 0)
+		return;
+	fd = open(prog, O_WRONLY);
+	tap_ok(fd < 0 && errno == ETXTBSY, "ETXTBSY: open(O_WRONLY) of a running program (errno %d)", errno);
+	fd = open(prog, O_RDWR);
+	tap_ok(fd < 0 && errno == ETXTBSY, "ETXTBSY: open(O_RDWR) of it");
+	fd = open(prog, O_WRONLY | O_TRUNC);
+	tap_ok(fd < 0 && errno == ETXTBSY && file_size(prog) > 0,
+	       "ETXTBSY: open(O_WRONLY|O_TRUNC) of it, and the file keeps its size");
+	fd = open("/tmp/fsmap/prog2", O_WRONLY);
+	tap_ok(fd < 0 && errno == ETXTBSY, "ETXTBSY: open(O_WRONLY) through another name of it");
+	errno = 0;
+	tap_ok(xtruncate(prog, 0) < 0 && errno == ETXTBSY, "ETXTBSY: truncate() of it (errno %d)", errno);
+	fd = open(prog, O_RDONLY);
+	tap_ok(fd >= 0, "ETXTBSY: open(O_RDONLY) of it is fine");
+	if (fd >= 0)
+		close(fd);
+	tap_is_long(exec_status(prog), 0, "ETXTBSY: a second process can run it too");
+	close(in_w);	/* the program ends */
+	waitpid(pid, &status, 0);
+	tap_ok(WIFEXITED(status) && WEXITSTATUS(status) == 0, "ETXTBSY: the program exits 0");
+	fd = open(prog, O_WRONLY);
+	tap_ok(fd >= 0, "ETXTBSY: once it has exited, open(O_WRONLY) works (errno %d)", fd < 0 ? errno : 0);
+	tap_is_long(exec_status(prog), 126, "ETXTBSY: execve of a file open for writing");
+	if (fd >= 0)
+		close(fd);
+	tap_is_long(exec_status(prog), 0, "ETXTBSY: ... and it runs once that is closed");
+	xunlink("/tmp/fsmap/prog2");
+	xunlink(prog);
+}
+
+int main(int argc, char **argv)
 {
 	int mounted;
 
+	if (argc > 1 && !strcmp(argv[1], "wait")) {	/* run by test_txtbsy: until stdin closes */
+		char c;
+
+		if (write(1, "r", 1) != 1)
+			return 1;
+		while (read(0, &c, 1) > 0)
+			;
+		return 0;
+	}
+	if (argc > 1 && !strcmp(argv[1], "exit"))
+		return 0;
 	tap_init();
 	xmkdir("/tmp", 01777);
 	mounted = mount("fsmap", "/tmp", "tmpfs", 0, NULL) == 0;
@@ -230,6 +362,7 @@ int main(void)
 	xmkdir("/tmp/fsmap", 0755);
 	test_open_mode();
 	test_truncate();
+	test_txtbsy();
 	xunlink("/tmp/fsmap/mode");
 	xrmdir("/tmp/fsmap");
 	if (mounted)

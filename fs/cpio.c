@@ -89,6 +89,12 @@ static bool unpack_one(const char *name, u32 mode, u32 uid, u32 gid, u32 mtime, 
 			ip->rdev = rdev;
 			if (dir_add(dir, base, strlen(base), ip))
 				return false;
+			if (S_ISREG(mode)) {	/* named now: a first exec or mmap later allocates nothing */
+				static char path[FS_PATH_MAX];
+
+				snprintk(path, sizeof(path), "/%s", name[0] == '/' ? name + 1 : name);
+				inode_set_map_name(ip, path);
+			}
 		}
 	}
 	ip->uid = uid;

@@ -85,7 +85,7 @@ struct inode {
 	u64 next_cookie;
 	struct inode *parent;	/* directories: the one holding its entry (itself at a root) */
 	char *link;		/* symlinks: the target, NUL-terminated (one page) */
-	char *map_name;		/* regular files: the path /proc/self/maps shows (one page, made at the first mmap) */
+	char *map_name;		/* regular files: the path /proc/<pid>/maps shows (set at unpack, or at the first mmap or exec) */
 	int mounted;		/* how many mounts sit on this directory */
 	int writecount;		/* regular files: > 0 open for writing by that many files,
 				 * < 0 the program of -writecount processes (ETXTBSY) */
@@ -140,6 +140,10 @@ long dir_move(struct inode *odir, struct fs_dirent *d, struct inode *ndir, const
 long dir_mkdir(struct inode *dir, const char *name, size_t len, u32 mode, struct inode **out);
 /* Free every inode of a tree no one uses any more (at umount). */
 void fs_free_tree(struct inode *dir);
+
+/* Give a regular file the path its mappings show in /proc/<pid>/maps (a
+ * copy, kept until the inode is freed); false when out of memory. */
+bool inode_set_map_name(struct inode *ip, const char *path);
 
 /* Set a symlink's target. -ENOMEM or -ENAMETOOLONG. */
 long inode_set_link(struct inode *ip, const char *target, size_t n);

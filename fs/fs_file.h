@@ -60,10 +60,12 @@ void fs_proc_exit(struct proc *p);
 
 /*
  * exec: open path (relative to the cwd) as a program: a regular file with
- * an execute bit. On success *ip holds a reference (drop it with
- * inode_put) and hdr the first min(size, hdr_size) bytes of the file.
+ * an execute bit, not open for writing (ETXTBSY). On success *ip holds a
+ * reference (drop it with inode_put), *name is the path its mappings show
+ * (kept with the inode, or NULL) and hdr the first min(size, hdr_size)
+ * bytes of the file.
  */
-long fs_exec_open(const char *path, struct inode **ip, void *hdr, size_t hdr_size, u64 *size);
+long fs_exec_open(const char *path, struct inode **ip, const char **name, void *hdr, size_t hdr_size, u64 *size);
 struct vma_file *fs_inode_vma_file(struct inode *ip);
 void fs_inode_put(struct inode *ip);
 

@@ -239,27 +239,6 @@ static int fill_aux(unsigned long *aux, const elf_ehdr_t *eh, unsigned long phdr
 }
 
 /*
- * A copy of path that lives as long as the kernel: VMAs keep their file's
- * name by pointer (for /proc/self/maps), and the caller's path is often a
- * buffer freed when execve returns. Most programs come from the
- * initramfs, so there are few distinct paths; each is stored once. NULL
- * (an unnamed mapping) if the table is full or the path too long.
- */
-static const char *exec_path_name(const char *path)
-{
-	static char names[64][64];
-	static int used;
-
-	for (int i = 0; i < used; i++)
-		if (strcmp(names[i], path) == 0)
-			return names[i];
-	if (used == 64 || strlen(path) >= sizeof(names[0]))
-		return NULL;
-	snprintk(names[used], sizeof(names[0]), "%s", path);
-	return names[used++];
-}
-
-/*
  * The program's first page (its ELF header and program headers, which
  * must lie there) is read into a kernel page; the segments are mapped
  * from the file's page-cache pages (private mappings: every process
@@ -273,13 +252,14 @@ long exec_into(struct proc *p, const char *path, char *const argv[], char *const
 	struct mm *mm, *old;
 	struct inode *ip;
 	struct vma_file *file;
+	const char *name;
 	struct page *hp = alloc_pages(0, 0);
 	long err;
 
 	if (!hp)
 		return -ENOMEM;
 	data = page_address(hp);
-	err = fs_exec_open(path, &ip, data, PAGE_SIZE, &size);
+	err = fs_exec_open(path, &ip, &name, data, PAGE_SIZE, &size);
 	if (err) {
 		free_pages(hp, 0);
 		return err;
@@ -297,7 +277,7 @@ long exec_into(struct proc *p, const char *path, char *const argv[], char *const
 		free_pages(hp, 0);
 		return -ENOMEM;
 	}
-	err = load_segments(mm, data, file, size, exec_path_name(path), &phdr_va, &brk);
+	err = load_segments(mm, data, file, size, name, &phdr_va, &brk);
 	if (!err && !vma_insert(mm, USER_STACK_TOP - USER_STACK_SIZE, USER_STACK_TOP,
 				VM_READ | VM_WRITE | VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC |
 				VM_GROWSDOWN | VM_STACK, NULL, 0))

@@ -10,6 +10,8 @@
  *   ETXTBSY a running program's file (a copy of this one, run with "wait")
  *          cannot be opened for writing or truncated, by any name, while
  *          a process runs it; a file open for writing cannot be executed.
+ *   names  /proc/self/maps names the program's text with the path it was
+ *          run from, for 80 programs of distinct paths (no table of names).
  */
 #include <errno.h>
 #include <stdint.h>
@@ -340,9 +342,65 @@ static void test_txtbsy(void)
 	xunlink(prog);
 }
 
+/* Run as "<path> maps": does our /proc/self/maps name path (at the end of a line)? */
+static int maps_names_self(const char *path)
+{
+	static char maps[65536];
+	char want[300];
+	int fd = open("/proc/self/maps", O_RDONLY);
+	long n = 0, got;
+
+	if (fd < 0)
+		return 0;
+	while ((got = read(fd, maps + n, sizeof(maps) - 1 - (size_t)n)) > 0)
+		n += got;
+	close(fd);
+	maps[n] = '\0';
+	snprintf(want, sizeof(want), " %s\n", path);
+	return strstr(maps, want) != NULL;
+}
+
+/* 80 copies of this program, each run from its own path, see that path in their maps. */
+static void test_names(void)
+{
+	char path[64], copy_ok = 1;
+	int named = 0;
+
+	xmkdir("/tmp/fsmap/many", 0755);
+	for (int i = 0; i < 80; i++) {
+		int status;
+		pid_t pid;
+
+		snprintf(path, sizeof(path), "/tmp/fsmap/many/program-%02d", i);
+		if (copy_self(path) < 0) {
+			copy_ok = 0;
+			break;
+		}
+		pid = fork();
+		if (pid == 0) {
+			char *const argv[] = { path, "maps", NULL }, *const envp[] = { NULL };
+
+			execve(path, argv, envp);
+			_exit(127);
+		}
+		waitpid(pid, &status, 0);
+		if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+			named++;
+		else
+			tap_diag("%s: status 0x%x", path, status);
+		xunlink(path);
+	}
+	xrmdir("/tmp/fsmap/many");
+	tap_ok(copy_ok, "names: copy this program 80 times");
+	tap_is_long(named, 80, "names: each of 80 programs finds its own path in /proc/self/maps");
+}
+
 int main(int argc, char **argv)
 {
 	int mounted;
+
+	if (argc > 1 && !strcmp(argv[1], "maps"))	/* run by test_names */
+		return maps_names_self(argv[0]) ? 0 : 1;
 
 	if (argc > 1 && !strcmp(argv[1], "wait")) {	/* run by test_txtbsy: until stdin closes */
 		char c;
@@ -363,6 +421,7 @@ int main(int argc, char **argv)
 	test_open_mode();
 	test_truncate();
 	test_txtbsy();
+	test_names();
 	xunlink("/tmp/fsmap/mode");
 	xrmdir("/tmp/fsmap");
 	if (mounted)

@@ -1,13 +1,12 @@
 /*
  * filemap.c - operations on every mapping of a file (see filemap.h).
  *
- * There is no reverse map: the VMAs of every live address space are
+ * There is no reverse map: the VMAs of every address space (mm_list) are
  * scanned for the file. Truncation is rare, so this is cheap enough.
  */
 #include "filemap.h"
 #include "mm.h"
 #include "vma.h"
-#include "proc.h"
 
 /* Unmap f's pages [first, end) from the VMAs of one address space. */
 static void unmap_in_mm(struct mm *mm, struct vma_file *f, u64 first, u64 end)
@@ -29,10 +28,6 @@ static void unmap_in_mm(struct mm *mm, struct vma_file *f, u64 first, u64 end)
 
 void mm_unmap_file_range(struct vma_file *f, u64 first, u64 end)
 {
-	struct mm *mms[NPROC];
-	int pids[NPROC];
-	int n = proc_live_mms(mms, pids, NPROC);
-
-	for (int i = 0; i < n; i++)	/* an mm shared by two processes is zapped twice: harmless */
-		unmap_in_mm(mms[i], f, first, end);
+	for (struct mm *mm = mm_list; mm; mm = mm->all_next)
+		unmap_in_mm(mm, f, first, end);
 }

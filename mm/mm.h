@@ -39,6 +39,9 @@ enum fault_access { FAULT_READ, FAULT_WRITE, FAULT_EXEC };
 /* A new, empty address space with its own root table and ASID; NULL when out of memory. */
 struct mm *mm_create(void);
 
+/* Every address space from mm_create() not yet freed by mm_put(), linked by all_next. */
+extern struct mm *mm_list;
+
 /* Drop one user of mm; the last one frees every page, table and VMA. */
 void mm_put(struct mm *mm);
 

@@ -50,7 +50,7 @@ long fs_pread(int fd, unsigned long ubuf, size_t n, s64 pos);
 long fs_pwrite(int fd, unsigned long ubuf, size_t n, s64 pos);
 long fs_truncate_path(unsigned long upath, s64 len);
 
-/* Per-process state: the cwd and umask are inherited by fork, dropped at exit. */
+/* Per-process state: the cwd, umask and program (exe) are inherited by fork, dropped at exit. */
 void fs_proc_fork(struct proc *child, struct proc *parent);
 /* A successful execve made ip p's program: while p runs it (until its
  * next exec or its exit; fork children too) the file cannot be opened for

@@ -148,6 +148,12 @@ static bool unpack_one(const char *name, const struct cpio_member *m)
 			if (dir_add(dir, base, strlen(base), ip))
 				return false;
 			link_remember(m, ip);
+			if (S_ISREG(mode)) {	/* named now: a first exec or mmap later allocates nothing */
+				static char path[FS_PATH_MAX];
+
+				snprintk(path, sizeof(path), "/%s", name[0] == '/' ? name + 1 : name);
+				inode_set_map_name(ip, path);
+			}
 		}
 	}
 	ip->uid = m->uid;

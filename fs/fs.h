@@ -85,8 +85,10 @@ struct inode {
 	u64 next_cookie;
 	struct inode *parent;	/* directories: the one holding its entry (itself at a root) */
 	char *link;		/* symlinks: the target, NUL-terminated (one page) */
-	char *map_name;		/* regular files: the path /proc/self/maps shows (one page, made at the first mmap) */
+	char *map_name;		/* regular files: the path /proc/<pid>/maps shows (set at unpack, or at the first mmap or exec) */
 	int mounted;		/* how many mounts sit on this directory */
+	int writecount;		/* regular files: > 0 open for writing by that many files,
+				 * < 0 the program of -writecount processes (ETXTBSY) */
 	struct inode *all_prev, *all_next;	/* inode_list */
 };
 
@@ -139,6 +141,10 @@ long dir_mkdir(struct inode *dir, const char *name, size_t len, u32 mode, struct
 /* Free every inode of a tree no one uses any more (at umount). */
 void fs_free_tree(struct inode *dir);
 
+/* Give a regular file the path its mappings show in /proc/<pid>/maps (a
+ * copy, kept until the inode is freed); false when out of memory. */
+bool inode_set_map_name(struct inode *ip, const char *path);
+
 /* Set a symlink's target. -ENOMEM or -ENAMETOOLONG. */
 long inode_set_link(struct inode *ip, const char *target, size_t n);
 
@@ -150,7 +156,7 @@ struct page *pagecache_page(struct inode *ip, u64 idx, bool alloc);
 size_t file_read_data(struct inode *ip, void *buf, size_t n, u64 off);
 /* Copy buf to [off, off + n), growing the file; bytes written or -ENOSPC/-EFBIG. */
 long file_write_data(struct inode *ip, const void *buf, size_t n, u64 off);
-/* Set the size: pages past it freed, the tail of the last page zeroed. */
+/* Set the size: pages past it unmapped from every mapping and freed, the tail of the last page zeroed. */
 long file_truncate(struct inode *ip, u64 size);
 /* Allocate the pages of [off, off + len), growing the size unless keep. */
 long file_allocate(struct inode *ip, u64 off, u64 len);

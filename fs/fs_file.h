@@ -50,16 +50,22 @@ long fs_pread(int fd, unsigned long ubuf, size_t n, s64 pos);
 long fs_pwrite(int fd, unsigned long ubuf, size_t n, s64 pos);
 long fs_truncate_path(unsigned long upath, s64 len);
 
-/* Per-process state: the cwd and umask are inherited by fork, dropped at exit. */
+/* Per-process state: the cwd, umask and program (exe) are inherited by fork, dropped at exit. */
 void fs_proc_fork(struct proc *child, struct proc *parent);
+/* A successful execve made ip p's program: while p runs it (until its
+ * next exec or its exit; fork children too) the file cannot be opened for
+ * writing or truncated (ETXTBSY), and exec refuses a file open for writing. */
+void fs_proc_exec(struct proc *p, struct inode *ip);
 void fs_proc_exit(struct proc *p);
 
 /*
  * exec: open path (relative to the cwd) as a program: a regular file with
- * an execute bit. On success *ip holds a reference (drop it with
- * inode_put) and hdr the first min(size, hdr_size) bytes of the file.
+ * an execute bit, not open for writing (ETXTBSY). On success *ip holds a
+ * reference (drop it with inode_put), *name is the path its mappings show
+ * (kept with the inode, or NULL) and hdr the first min(size, hdr_size)
+ * bytes of the file.
  */
-long fs_exec_open(const char *path, struct inode **ip, void *hdr, size_t hdr_size, u64 *size);
+long fs_exec_open(const char *path, struct inode **ip, const char **name, void *hdr, size_t hdr_size, u64 *size);
 struct vma_file *fs_inode_vma_file(struct inode *ip);
 void fs_inode_put(struct inode *ip);
 

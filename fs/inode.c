@@ -94,6 +94,41 @@ void inode_put(struct inode *ip)
 	vma_file_put(&ip->vf);
 }
 
+/*
+ * Mapping names (/proc/<pid>/maps) of up to MAP_NAME_SLOT - 1 bytes live in
+ * slots of a slab cache, longer ones in a page of their own.
+ */
+#define MAP_NAME_SLOT 128
+struct map_name_slot {
+	char s[MAP_NAME_SLOT];
+};
+static struct slab_cache map_name_cache = SLAB_CACHE("map_name", struct map_name_slot);
+
+static void free_map_name(char *s)
+{
+	if (strlen(s) < MAP_NAME_SLOT)
+		slab_free(&map_name_cache, s);
+	else
+		free_page_va(s);
+}
+
+bool inode_set_map_name(struct inode *ip, const char *path)
+{
+	size_t n = strlen(path);
+	char *s;
+
+	if (n >= PAGE_SIZE)
+		return false;
+	s = n < MAP_NAME_SLOT ? slab_alloc(&map_name_cache) : alloc_page_va(0);
+	if (!s)
+		return false;
+	memcpy(s, path, n + 1);
+	if (ip->map_name)
+		free_map_name(ip->map_name);
+	ip->map_name = s;
+	return true;
+}
+
 void inode_maybe_free(struct inode *ip)
 {
 	if (ip->nlink || ip->vf.refs)
@@ -103,7 +138,7 @@ void inode_maybe_free(struct inode *ip)
 	if (ip->link)
 		free_page_va(ip->link);
 	if (ip->map_name)
-		free_page_va(ip->map_name);
+		free_map_name(ip->map_name);
 	if (ip->all_prev)
 		ip->all_prev->all_next = ip->all_next;
 	else

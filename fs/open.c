@@ -44,6 +44,8 @@ static long reg_write(struct file *f, const void *buf, size_t n, u64 *off)
 
 static void inode_file_release(struct file *f)
 {
+	if (S_ISREG(f->inode->mode) && (f->flags & O_ACCMODE) != O_RDONLY)
+		f->inode->writecount--;
 	f->mnt->refs--;
 	inode_put(f->inode);
 }
@@ -243,6 +245,8 @@ static long file_of(struct fs_loc loc, int flags, struct file **out)
 	f->flags = (unsigned)flags & (O_ACCMODE | O_APPEND | O_NONBLOCK);
 	f->st.mode = ip->mode;
 	f->st.nlink = 1;
+	if (S_ISREG(ip->mode) && (flags & O_ACCMODE) != O_RDONLY)
+		ip->writecount++;	/* the caller checked that no process runs it */
 	if (S_ISDIR(ip->mode))
 		f->ops = &dir_ops;
 	else if (S_ISCHR(ip->mode))
@@ -326,6 +330,8 @@ long fs_open(struct fs_loc start, const char *path, int flags, u32 mode, struct 
 				return -ENAMETOOLONG;
 			return procfs_open(name, flags, out);
 		}
+		if (loc.inode->sb->magic == PROC_SUPER_MAGIC)
+			return procfs_open("/proc", flags, out);	/* the root of a proc mount: listed by procfs */
 	}
 	if (S_ISLNK(loc.inode->mode))
 		return -ELOOP;	/* O_NOFOLLOW on a symlink */
@@ -335,6 +341,8 @@ long fs_open(struct fs_loc start, const char *path, int flags, u32 mode, struct 
 		return -EISDIR;
 	if (loc.inode->sb->magic == PROC_SUPER_MAGIC && acc != O_RDONLY)
 		return -EACCES;
+	if (S_ISREG(loc.inode->mode) && acc != O_RDONLY && loc.inode->writecount < 0)
+		return -ETXTBSY;	/* a running program's file */
 	if ((flags & O_TRUNC) && S_ISREG(loc.inode->mode) && acc != O_RDONLY)
 		file_truncate(loc.inode, 0);
 	return file_of(loc, flags, out);
@@ -366,37 +374,6 @@ long fs_fallocate_file(struct file *f, int mode, s64 off, s64 len)
 
 /* ---- exec ---- */
 
-long fs_exec_open(const char *path, struct inode **out, void *hdr, size_t hdr_size, u64 *size)
-{
-	struct fs_loc loc;
-	long err;
-
-	if (!*path)
-		return -ENOENT;
-	err = fs_walk(fs_cwd(), path, WALK_FOLLOW, &loc, NULL);
-	if (err)
-		return err;
-	if (!S_ISREG(loc.inode->mode) || !(loc.inode->mode & 0111) ||
-	    loc.inode->sb->magic == PROC_SUPER_MAGIC)
-		return -EACCES;
-	*out = inode_get(loc.inode);
-	*size = loc.inode->size;
-	memset(hdr, 0, hdr_size);
-	file_read_data(loc.inode, hdr, hdr_size, 0);
-	inode_touch(loc.inode, T_A);
-	return 0;
-}
-
-struct vma_file *fs_inode_vma_file(struct inode *ip)
-{
-	return &ip->vf;
-}
-
-void fs_inode_put(struct inode *ip)
-{
-	inode_put(ip);
-}
-
 /* ---- mmap ---- */
 
 /* The entry naming ip somewhere below dir, and its directory, or NULL. */
@@ -415,26 +392,66 @@ static struct fs_dirent *find_name(struct inode *dir, struct inode *ip, struct i
 	return NULL;
 }
 
-/* The path a mapping of f shows: found under f's mount now, and kept for the inode's life. */
-static const char *map_name(struct file *f)
+/*
+ * The path a mapping of ip (reached through mnt) shows in /proc/<pid>/maps:
+ * found under mnt now, at its first mapping or exec, and kept in one page
+ * for the inode's life (the VMAs hold the inode, so the name outlives
+ * them). NULL (an unnamed mapping) when out of memory.
+ */
+static const char *map_name(struct mount *mnt, struct inode *ip)
 {
-	struct inode *ip = f->inode, *dir;
+	struct inode *dir;
 	struct fs_dirent *d;
-	struct page *pg;
+	char *buf;
 	long n;
 
 	if (ip->map_name)
 		return ip->map_name;
-	if (!(pg = alloc_pages(0, 0)))
+	if (!(buf = alloc_page_va(0)))
 		return NULL;
-	ip->map_name = page_address(pg);
-	d = find_name(f->mnt->sb->root, ip, &dir);
-	n = d ? fs_path_of((struct fs_loc){ f->mnt, dir }, ip->map_name, PAGE_SIZE - NAME_MAX - 2) : -1;
+	d = find_name(mnt->sb->root, ip, &dir);
+	n = d ? fs_path_of((struct fs_loc){ mnt, dir }, buf, PAGE_SIZE - NAME_MAX - 2) : -1;
 	if (n > 0)
-		snprintk(ip->map_name + n - 1, PAGE_SIZE - (size_t)n, "%s%s", n > 2 ? "/" : "", d->name);
+		snprintk(buf + n - 1, PAGE_SIZE - (size_t)n, "%s%s", n > 2 ? "/" : "", d->name);
 	else
-		snprintk(ip->map_name, PAGE_SIZE, "/ (deleted)");
+		snprintk(buf, PAGE_SIZE, "/ (deleted)");
+	inode_set_map_name(ip, buf);
+	free_page_va(buf);
 	return ip->map_name;
+}
+
+long fs_exec_open(const char *path, struct inode **out, const char **name, void *hdr, size_t hdr_size, u64 *size)
+{
+	struct fs_loc loc;
+	long err;
+
+	if (!*path)
+		return -ENOENT;
+	err = fs_walk(fs_cwd(), path, WALK_FOLLOW, &loc, NULL);
+	if (err)
+		return err;
+	if (!S_ISREG(loc.inode->mode) || !(loc.inode->mode & 0111) ||
+	    loc.inode->sb->magic == PROC_SUPER_MAGIC)
+		return -EACCES;
+	if (loc.inode->writecount > 0)
+		return -ETXTBSY;	/* open for writing somewhere */
+	*out = inode_get(loc.inode);
+	*name = map_name(loc.mnt, loc.inode);
+	*size = loc.inode->size;
+	memset(hdr, 0, hdr_size);
+	file_read_data(loc.inode, hdr, hdr_size, 0);
+	inode_touch(loc.inode, T_A);
+	return 0;
+}
+
+struct vma_file *fs_inode_vma_file(struct inode *ip)
+{
+	return &ip->vf;
+}
+
+void fs_inode_put(struct inode *ip)
+{
+	inode_put(ip);
 }
 
 long fs_mmap_file(struct file *f, unsigned long prot, bool shared, struct vma_file **vf, const char **name)
@@ -443,9 +460,9 @@ long fs_mmap_file(struct file *f, unsigned long prot, bool shared, struct vma_fi
 		return -ENODEV;
 	if ((f->flags & O_ACCMODE) == O_WRONLY)
 		return -EACCES;
-	if (shared && (prot & 2 /* PROT_WRITE */) && ((f->flags & O_ACCMODE) != O_RDWR || (f->flags & O_APPEND)))
+	if (shared && (prot & 2 /* PROT_WRITE */) && (f->flags & O_ACCMODE) != O_RDWR)
 		return -EACCES;
 	*vf = &f->inode->vf;
-	*name = map_name(f);
+	*name = map_name(f->mnt, f->inode);
 	return 0;
 }

@@ -17,6 +17,7 @@
 #include "page_alloc.h"
 #include "kstring.h"
 #include "errno.h"
+#include "filemap.h"
 
 #define PTRS_PER_PAGE	(PAGE_SIZE / sizeof(struct page *))
 #define PC_MAX_ORDER	9
@@ -148,6 +149,8 @@ long file_truncate(struct inode *ip, u64 size)
 	if (size < ip->size) {
 		struct page *pg = pagecache_page(ip, size / PAGE_SIZE, false);
 
+		/* every mapping lets go of the pages first: a later access there is SIGBUS */
+		mm_unmap_file_range(&ip->vf, (size + PAGE_SIZE - 1) / PAGE_SIZE, ~0ull);
 		drop_pages(ip, (size + PAGE_SIZE - 1) / PAGE_SIZE, slots(&ip->pc));
 		if (pg && size % PAGE_SIZE)
 			memset((u8 *)page_address(pg) + size % PAGE_SIZE, 0, PAGE_SIZE - size % PAGE_SIZE);

@@ -585,14 +585,14 @@ long sys_getdents64(const unsigned long *a)
 
 	if (!f)
 		return -EBADF;
-	if (!f->inode)
+	if (!f->inode && !S_ISDIR(f->st.mode))
 		return -ENOTDIR;
 	if (!user_range_ok(a[1], arg_uint(a[2])))
 		return -EFAULT;
 	if (!(pg = alloc_pages(0, 0)))
 		return -ENOMEM;
 	off = f->off;
-	got = fs_getdents(f, page_address(pg), n);
+	got = f->inode ? fs_getdents(f, page_address(pg), n) : procfs_getdents(f, page_address(pg), n);
 	if (got > 0 && copy_to_user((void *)a[1], page_address(pg), (size_t)got)) {
 		f->off = off;
 		got = -EFAULT;
@@ -670,8 +670,29 @@ long sys_umask(const unsigned long *a)
 	return old;
 }
 
+/* Make ip p's program (or none, NULL): the old one may be written again, the new one not. */
+static void set_exe(struct proc *p, struct inode *ip)
+{
+	if (ip) {
+		inode_get(ip);
+		ip->writecount--;
+	}
+	if (p->exe) {
+		p->exe->writecount++;
+		inode_put(p->exe);
+	}
+	p->exe = ip;
+}
+
+void fs_proc_exec(struct proc *p, struct inode *ip)
+{
+	set_exe(p, ip);
+}
+
 void fs_proc_fork(struct proc *child, struct proc *parent)
 {
+	child->exe = NULL;
+	set_exe(child, parent->exe);
 	child->umask = parent->umask;
 	child->cwd_mnt = parent->cwd_mnt;
 	child->cwd = parent->cwd ? inode_get(parent->cwd) : NULL;
@@ -681,6 +702,7 @@ void fs_proc_fork(struct proc *child, struct proc *parent)
 
 void fs_proc_exit(struct proc *p)
 {
+	set_exe(p, NULL);
 	if (p->cwd) {
 		p->cwd_mnt->refs--;
 		inode_put(p->cwd);
@@ -840,6 +862,8 @@ long fs_truncate_path(unsigned long upath, s64 len)
 		return -EISDIR;
 	if (!S_ISREG(loc.inode->mode))
 		return -EINVAL;
+	if (loc.inode->writecount < 0)
+		return -ETXTBSY;	/* a running program's file */
 	return file_truncate(loc.inode, (u64)len);
 }
 

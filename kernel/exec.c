@@ -239,27 +239,6 @@ static int fill_aux(unsigned long *aux, const elf_ehdr_t *eh, unsigned long phdr
 	return n;
 }
 
-/*
- * A copy of path that lives as long as the kernel: VMAs keep their file's
- * name by pointer (for /proc/self/maps), and the caller's path is often a
- * buffer freed when execve returns. Most programs come from the
- * initramfs, so there are few distinct paths; each is stored once. NULL
- * (an unnamed mapping) if the table is full or the path too long.
- */
-static const char *exec_path_name(const char *path)
-{
-	static char names[64][64];
-	static int used;
-
-	for (int i = 0; i < used; i++)
-		if (strcmp(names[i], path) == 0)
-			return names[i];
-	if (used == 64 || strlen(path) >= sizeof(names[0]))
-		return NULL;
-	snprintk(names[used], sizeof(names[0]), "%s", path);
-	return names[used++];
-}
-
 static long exec_file(struct proc *p, const char *path, char *const argv[], char *const envp[],
 		      int depth);
 
@@ -348,13 +327,14 @@ static long exec_file(struct proc *p, const char *path, char *const argv[], char
 	struct mm *mm, *old;
 	struct inode *ip;
 	struct vma_file *file;
+	const char *name;
 	struct page *hp = alloc_pages(0, 0);
 	long err;
 
 	if (!hp)
 		return -ENOMEM;
 	data = page_address(hp);
-	err = fs_exec_open(path, &ip, data, PAGE_SIZE, &size);
+	err = fs_exec_open(path, &ip, &name, data, PAGE_SIZE, &size);
 	if (err) {
 		free_pages(hp, 0);
 		return err;
@@ -378,8 +358,7 @@ static long exec_file(struct proc *p, const char *path, char *const argv[], char
 		free_pages(hp, 0);
 		return -ENOMEM;
 	}
-	err = load_segments(mm, data, file, size, exec_path_name(path), &phdr_va, &brk);
-	fs_inode_put(ip);	/* the segments' VMAs hold their own references */
+	err = load_segments(mm, data, file, size, name, &phdr_va, &brk);
 	if (!err && !vma_insert(mm, USER_STACK_TOP - USER_STACK_SIZE, USER_STACK_TOP,
 				VM_READ | VM_WRITE | VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC |
 				VM_GROWSDOWN | VM_STACK, NULL, 0))
@@ -393,9 +372,12 @@ static long exec_file(struct proc *p, const char *path, char *const argv[], char
 	}
 	if (err) {
 		mm_put(mm);
+		fs_inode_put(ip);
 		free_pages(hp, 0);
 		return err;
 	}
+	fs_proc_exec(p, ip);	/* the file is busy while p runs it */
+	fs_inode_put(ip);	/* the segments' VMAs and p->exe hold their own references */
 	mm->brk_start = mm->brk = brk;
 	mm->stack_top = USER_STACK_TOP;
 	old = p->mm;

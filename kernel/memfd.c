@@ -11,7 +11,7 @@
  * write (mm_fault).
  *
  * Shrinking a file takes the pages past the new end out of every mapping
- * (mm_unmap_file), so an access there is SIGBUS, as on Linux; file seals
+ * (mm_unmap_file_range), so an access there is SIGBUS, as on Linux; file seals
  * (F_ADD_SEALS) restrict size changes, writes and shared writable mappings
  * (MD-*). Differences from Linux's shmem, on purpose for now: punching a
  * hole does not take the pages out of existing mappings (they keep their
@@ -27,6 +27,7 @@
 #include "kstring.h"
 #include "page_alloc.h"
 #include "memfd.h"
+#include "filemap.h"
 #include "fs_file.h"
 
 #define MFD_CLOEXEC		0x0001u
@@ -156,10 +157,8 @@ static void memfd_truncate(struct memfd *m, u64 size)
 {
 	if (size < m->size) {
 		u64 first_gone = (size + PAGE_SIZE - 1) / PAGE_SIZE;
-		struct mm *mms[NPROC];
-		int pids[NPROC], n = proc_live_mms(mms, pids, NPROC);
 
-		mm_unmap_file(mms, n, &m->vf, first_gone);	/* MD-1: every mapping of those pages */
+		mm_unmap_file_range(&m->vf, first_gone, ~0ull);	/* MD-1: every mapping of those pages */
 		memfd_drop_pages(m, first_gone, (m->size + PAGE_SIZE - 1) / PAGE_SIZE);
 		if (size % PAGE_SIZE)
 			memfd_zero(m, size, PAGE_SIZE - size % PAGE_SIZE);
@@ -503,13 +502,8 @@ long memfd_fcntl(struct file *f, unsigned cmd, unsigned arg)
 		return -EINVAL;	/* MD-2 */
 	if (m->seals & F_SEAL_SEAL)
 		return -EPERM;	/* MD-2 */
-	if ((arg & F_SEAL_WRITE) && !(m->seals & F_SEAL_WRITE)) {
-		struct mm *mms[NPROC];
-		int pids[NPROC], n = proc_live_mms(mms, pids, NPROC);
-
-		if (mm_file_shared_maywrite(mms, n, &m->vf))
-			return -EBUSY;	/* MD-4 */
-	}
+	if ((arg & F_SEAL_WRITE) && !(m->seals & F_SEAL_WRITE) && mm_file_shared_maywrite(&m->vf))
+		return -EBUSY;	/* MD-4 */
 	if ((arg & F_SEAL_EXEC) && (f->st.mode & 0111))
 		arg |= F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_FUTURE_WRITE;	/* MD-6 */
 	m->seals |= arg;

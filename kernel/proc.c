@@ -79,6 +79,16 @@ struct proc *proc_find(int pid)
 	return NULL;
 }
 
+int proc_pids(int *pids, int max)
+{
+	int n = 0;
+
+	for (int i = 0; i < NPROC && n < max; i++)
+		if (ptable[i].state != P_UNUSED)
+			pids[n++] = ptable[i].pid;
+	return n;
+}
+
 int proc_live_mms(struct mm **mms, int *pids, int max)
 {
 	int n = 0;

@@ -77,6 +77,7 @@ struct proc {
 	char name[16];
 	struct mount *cwd_mnt;		/* the working directory (fs/; NULL cwd: the root) */
 	struct inode *cwd;
+	struct inode *exe;		/* the program it runs (fs/: writes to it are ETXTBSY) */
 	unsigned umask;
 	u64 start_ns;			/* ktime at fork */
 	char cmdline[CMDLINE_KEPT];	/* argv at exec, NUL-separated (/proc/<pid>/cmdline) */
@@ -150,6 +151,9 @@ u64 mm_resident_kb(struct mm *mm);
 
 /* The process with this pid, or NULL. */
 struct proc *proc_find(int pid);
+
+/* The pids of every process in use (zombies too), at most max; returns how many (for /proc). */
+int proc_pids(int *pids, int max);
 
 /* Send info to every live process except init and skip (sig 0: just
  * check); -ESRCH if there was none. */

@@ -1,12 +1,16 @@
 /*
- * procfs.c - the /proc files the tests read, in Linux's formats:
- * /proc/self/maps, /proc/self/smaps, /proc/self/status (memory lines),
- * /proc/self/pagemap and /proc/self/mem, /proc/meminfo (and /proc/<pid>/...
- * for the current process's own pid).
+ * procfs.c - the /proc files, in Linux's formats: /proc/meminfo,
+ * /proc/mounts, /proc/sys/vm/..., and per process /proc/<pid>/maps, smaps,
+ * pagetables, mounts, stat, status, cmdline and comm (procfs_pid.c), and
+ * /proc/stat, uptime, loadavg, cpuinfo (/proc/self is the caller's).
  *
- * A file's text is generated when it is opened (a snapshot), into pages
- * owned by the open file; pagemap and mem are read (and mem written) at
- * the file offset instead, in the reader's address space.
+ * procfs_entries[] is the one list of names: opening a path looks it up
+ * there, and listing a directory (getdents64 on /proc, /proc/<pid>,
+ * /proc/sys, /proc/sys/vm) walks it. A file's text, or a directory's
+ * records, is generated when it is opened (a snapshot), into pages owned
+ * by the open file.
+ * pagemap and mem are not snapshots: they are read (mem written) at the
+ * file offset, in the reader's address space (procfs_open_special).
  */
 #include "vfs.h"
 #include "fs.h"
@@ -176,26 +180,17 @@ long procfs_write_fail_alloc(struct file *f, const void *buf, size_t n, u64 *off
  * write sets to 0 (overcommit_ratio and overcommit_kbytes exclude each other).
  */
 struct vm_sysctl {
-	const char *path;
 	u64 *val;
 	u64 max;
 	u64 *cleared;
 };
 
 static const struct vm_sysctl vm_sysctls[] = {
-	{ "/proc/sys/vm/overcommit_memory", &sysctl_overcommit_memory, OVERCOMMIT_NEVER, NULL },
-	{ "/proc/sys/vm/overcommit_ratio", &sysctl_overcommit_ratio, 0x7fffffff, &sysctl_overcommit_kbytes },
-	{ "/proc/sys/vm/overcommit_kbytes", &sysctl_overcommit_kbytes, ~0ull, &sysctl_overcommit_ratio },
-	{ "/proc/sys/vm/max_map_count", &sysctl_max_map_count, 0x7fffffff, NULL },
+	{ &sysctl_overcommit_memory, OVERCOMMIT_NEVER, NULL },
+	{ &sysctl_overcommit_ratio, 0x7fffffff, &sysctl_overcommit_kbytes },
+	{ &sysctl_overcommit_kbytes, ~0ull, &sysctl_overcommit_ratio },
+	{ &sysctl_max_map_count, 0x7fffffff, NULL },
 };
-
-const void *procfs_vm_sysctl(const char *path)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(vm_sysctls); i++)
-		if (strcmp(path, vm_sysctls[i].path) == 0)
-			return &vm_sysctls[i];
-	return NULL;
-}
 
 long procfs_write_vm_sysctl(struct file *f, const void *buf, size_t n, u64 *off)
 {
@@ -239,19 +234,242 @@ static void gen_meminfo(struct procbuf *b)
 	pb_printf(b, "Hugetlb:        %8llu kB\n", (unsigned long long)(htotal * hsize));
 }
 
-/* Strip "/proc/self/" or "/proc/<own pid>/"; NULL if it names another process. */
-static const char *self_path(const char *path, int pid)
+/* ---- the table of names ---- */
+
+struct procfs_entry;
+/* Write the text of e for process p (NULL for a file of /proc itself). */
+typedef void (*procfs_gen)(struct procbuf *b, struct proc *p, const struct procfs_entry *e);
+
+struct procfs_entry {
+	const char *name;	/* below /proc/<pid>/ when per_pid, else below /proc/ */
+	bool per_pid;
+	procfs_gen gen;
+	const void *arg;	/* what gen needs besides p (a vm_sysctl) */
+};
+
+static void e_meminfo(struct procbuf *b, struct proc *p, const struct procfs_entry *e)
 {
-	const char *p = path + 6;	/* after "/proc/" */
+	(void)p, (void)e;
+	gen_meminfo(b);
+}
+
+static void e_mounts(struct procbuf *b, struct proc *p, const struct procfs_entry *e)
+{
+	(void)p, (void)e;
+	b->len = mounts_text(b->buf, b->size);
+}
+
+static void e_zeroed(struct procbuf *b, struct proc *p, const struct procfs_entry *e)
+{
+	(void)p, (void)e;
+	gen_zeroed(b);
+}
+
+static void e_nr_hugepages(struct procbuf *b, struct proc *p, const struct procfs_entry *e)
+{
+	(void)p, (void)e;
+	pb_printf(b, "%llu\n", (unsigned long long)(hugetlb_default() ? hugetlb_default()->nr : 0));
+}
+
+static void e_nr_overcommit_hugepages(struct procbuf *b, struct proc *p, const struct procfs_entry *e)
+{
+	(void)p, (void)e;
+	pb_printf(b, "0\n");
+}
+
+static void e_fail_alloc(struct procbuf *b, struct proc *p, const struct procfs_entry *e)
+{
+	(void)p, (void)e;
+	pb_printf(b, "%llu %llu\n", (unsigned long long)fail_alloc_countdown, (unsigned long long)fail_alloc_fired);
+}
+
+static void e_vm_sysctl(struct procbuf *b, struct proc *p, const struct procfs_entry *e)
+{
+	(void)p;
+	pb_printf(b, "%llu\n", (unsigned long long)*((const struct vm_sysctl *)e->arg)->val);
+}
+
+/* A zombie has no address space left: its maps, smaps and pagetables are empty, as on Linux. */
+static void e_maps(struct procbuf *b, struct proc *p, const struct procfs_entry *e)
+{
+	(void)e;
+	if (p->mm)
+		gen_maps(b, p->mm, false);
+}
+
+static void e_smaps(struct procbuf *b, struct proc *p, const struct procfs_entry *e)
+{
+	(void)e;
+	if (p->mm)
+		gen_maps(b, p->mm, true);
+}
+
+static void e_pagetables(struct procbuf *b, struct proc *p, const struct procfs_entry *e)
+{
+	(void)e;
+	if (p->mm)
+		b->len = MIN(ptdump_user_buf(&p->mm->pt, b->buf, b->size), b->size - 1);
+}
+
+/* A file of procfs_pid.c, by its path: /proc/<pid>/<name> or /proc/<name>. */
+static void e_pidfile(struct procbuf *b, struct proc *p, const struct procfs_entry *e)
+{
+	char path[64];
+	long n;
+
+	if (p)
+		snprintk(path, sizeof(path), "/proc/%d/%s", p->pid, e->name);
+	else
+		snprintk(path, sizeof(path), "/proc/%s", e->name);
+	n = procfs_pid_generate(path, b->buf, b->size);
+	b->len = n > 0 ? (size_t)n : 0;
+}
+
+static const struct procfs_entry procfs_entries[] = {
+	{ "meminfo", false, e_meminfo, NULL },
+	{ "stat", false, e_pidfile, NULL },
+	{ "uptime", false, e_pidfile, NULL },
+	{ "loadavg", false, e_pidfile, NULL },
+	{ "cpuinfo", false, e_pidfile, NULL },
+	{ "mounts", false, e_mounts, NULL },
+	{ "zeroed_bytes", false, e_zeroed, NULL },
+	{ "sys/vm/nr_hugepages", false, e_nr_hugepages, NULL },
+	{ "sys/vm/nr_overcommit_hugepages", false, e_nr_overcommit_hugepages, NULL },
+	{ "sys/vm/fail_alloc", false, e_fail_alloc, NULL },
+	{ "sys/vm/overcommit_memory", false, e_vm_sysctl, &vm_sysctls[0] },
+	{ "sys/vm/overcommit_ratio", false, e_vm_sysctl, &vm_sysctls[1] },
+	{ "sys/vm/overcommit_kbytes", false, e_vm_sysctl, &vm_sysctls[2] },
+	{ "sys/vm/max_map_count", false, e_vm_sysctl, &vm_sysctls[3] },
+	{ "maps", true, e_maps, NULL },
+	{ "smaps", true, e_smaps, NULL },
+	{ "pagetables", true, e_pagetables, NULL },
+	{ "mounts", true, e_mounts, NULL },
+	{ "stat", true, e_pidfile, NULL },
+	{ "status", true, e_pidfile, NULL },
+	{ "cmdline", true, e_pidfile, NULL },
+	{ "comm", true, e_pidfile, NULL },
+};
+
+/*
+ * Split a path below /proc (no leading or trailing '/') into the process it
+ * is about and the rest: "self/x" and "<pid>/x" give that process and "x"
+ * (rest "" for the directory itself); any other path gives p NULL and the
+ * path itself. -ENOENT for a pid that is not in use.
+ */
+static long split_pid(const char *rel, struct proc **p, const char **rest)
+{
+	const char *s = rel;
+	int pid = 0;
+
+	*p = NULL;
+	*rest = rel;
+	if (strncmp(s, "self", 4) == 0 && (s[4] == '/' || s[4] == '\0')) {
+		*p = current_proc();
+		s += 4;
+	} else if (*s >= '0' && *s <= '9') {
+		while (*s >= '0' && *s <= '9' && pid < 100000000)
+			pid = pid * 10 + (*s++ - '0');
+		if (*s != '/' && *s != '\0')
+			return 0;	/* a name that starts with a digit */
+		*p = proc_find(pid);
+		if (!*p)
+			return -ENOENT;
+	} else {
+		return 0;
+	}
+	*rest = *s == '/' ? s + 1 : s;
+	return 0;
+}
+
+/* The entry for name (per process or not), or NULL. */
+static const struct procfs_entry *entry_find(const char *name, bool per_pid)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(procfs_entries); i++)
+		if (procfs_entries[i].per_pid == per_pid && strcmp(procfs_entries[i].name, name) == 0)
+			return &procfs_entries[i];
+	return NULL;
+}
+
+const void *procfs_vm_sysctl(const char *path)
+{
+	const struct procfs_entry *e;
+
+	if (strncmp(path, "/proc/", 6) != 0)
+		return NULL;
+	e = entry_find(path + 6, false);
+	return e && e->gen == e_vm_sysctl ? e->arg : NULL;
+}
+
+/* ---- directories ---- */
+
+#define DT_DIR	4
+#define DT_REG	8
+
+struct procfs_dirent {
+	u64 d_ino;
+	s64 d_off;
+	u16 d_reclen;
+	u8 d_type;
+} __attribute__((packed));
+
+/* Append one linux_dirent64 record to the snapshot (dropped when full). */
+static void dir_emit(struct procbuf *b, const char *name, size_t len, u8 type, u64 ino)
+{
+	size_t reclen = ALIGN_UP(sizeof(struct procfs_dirent) + len + 1, 8);
+	struct procfs_dirent h;
+
+	if (b->len + reclen > b->size)
+		return;
+	h.d_ino = ino;
+	h.d_off = (s64)(b->len + reclen);	/* where the next record starts */
+	h.d_reclen = (u16)reclen;
+	h.d_type = type;
+	memset(b->buf + b->len, 0, reclen);
+	memcpy(b->buf + b->len, &h, sizeof(h));
+	memcpy(b->buf + b->len + sizeof(h), name, len);
+	b->len += reclen;
+}
+
+/*
+ * The entries of the table (per process or not) directly below the
+ * directory prefix ("" for the top, else "sys" or "sys/vm"): a name with
+ * no further '/' is a file, the first component of a longer one a
+ * directory, listed once. Returns how many there were.
+ */
+static int list_entries(struct procbuf *b, bool per_pid, const char *prefix)
+{
+	size_t plen = strlen(prefix);
 	int n = 0;
 
-	if (strncmp(p, "self/", 5) == 0)
-		return p + 5;
-	if (*p < '0' || *p > '9')
-		return NULL;
-	while (*p >= '0' && *p <= '9')
-		n = n * 10 + (*p++ - '0');
-	return n == pid && *p == '/' ? p + 1 : NULL;
+	for (size_t i = 0; i < ARRAY_SIZE(procfs_entries); i++) {
+		const struct procfs_entry *e = &procfs_entries[i];
+		const char *c = e->name, *slash;
+		bool dup = false;
+		size_t len;
+
+		if (e->per_pid != per_pid)
+			continue;
+		if (plen) {
+			if (strncmp(c, prefix, plen) != 0 || c[plen] != '/')
+				continue;
+			c += plen + 1;
+		}
+		slash = strchr(c, '/');
+		len = slash ? (size_t)(slash - c) : strlen(c);
+		for (size_t j = 0; j < i && !dup; j++) {	/* an earlier entry listed this name */
+			const struct procfs_entry *o = &procfs_entries[j];
+			const char *oc = o->name;
+
+			if (o->per_pid != per_pid || (plen && (strncmp(oc, prefix, plen) != 0 || oc[plen] != '/')))
+				continue;
+			oc += plen ? plen + 1 : 0;
+			dup = strncmp(oc, c, len) == 0 && (oc[len] == '/' || oc[len] == '\0');
+		}
+		if (!dup)
+			dir_emit(b, c, len, slash ? DT_DIR : DT_REG, 0x1000 + i);
+		n++;
+	}
+	return n;
 }
 
 /* ---- /proc/PID/pagemap and /proc/PID/mem: read at the file offset, no snapshot ---- */
@@ -316,11 +534,15 @@ static const struct file_ops procmem_ops = { .read = procmem_read, .write = proc
 
 long procfs_open_special(const char *path, int flags, struct file **out)
 {
-	const char *rest = self_path(path, current_proc()->pid);
-	bool mem = rest && strcmp(rest, "mem") == 0;
+	struct proc *p;
+	const char *rest;
+	bool mem;
 	struct file *f;
 
-	if (!mem && !(rest && strcmp(rest, "pagemap") == 0))
+	if (strncmp(path, "/proc/", 6) != 0 || split_pid(path + 6, &p, &rest) || p != current_proc())
+		return 1;	/* PM-13: only the reader's own (self or its pid) */
+	mem = strcmp(rest, "mem") == 0;
+	if (!mem && strcmp(rest, "pagemap") != 0)
 		return 1;
 	if (!mem && (flags & 3) != 0)
 		return -EACCES;	/* pagemap is read-only */
@@ -335,46 +557,88 @@ long procfs_open_special(const char *path, int flags, struct file **out)
 	return 0;
 }
 
+/* The records of the directory at rel (below /proc, "" for /proc), or -ENOENT if it is none. */
+static long gen_dir(struct procbuf *b, struct proc *p, const char *rel)
+{
+	dir_emit(b, ".", 1, DT_DIR, p ? (u64)p->pid << 8 : 1);
+	dir_emit(b, "..", 2, DT_DIR, 1);
+	if (p)
+		return list_entries(b, true, "") ? 0 : -ENOENT;
+	if (rel[0] == '\0') {
+		int pids[NPROC], n = proc_pids(pids, NPROC);
+		char num[16];
+
+		for (int i = 0; i < n; i++)
+			dir_emit(b, num, (size_t)snprintk(num, sizeof(num), "%d", pids[i]), DT_DIR,
+				 (u64)pids[i] << 8);
+		dir_emit(b, "self", 4, DT_DIR, 2);	/* a directory here, a symlink on Linux */
+	}
+	return list_entries(b, false, rel) ? 0 : -ENOENT;
+}
+
+long procfs_getdents(struct file *f, u8 *kbuf, size_t size)
+{
+	size_t used = 0;
+
+	while (f->off + used < f->size) {
+		const struct procfs_dirent *h = (const void *)(f->data + f->off + used);
+
+		if (used + h->d_reclen > size)
+			break;
+		used += h->d_reclen;
+	}
+	if (!used && f->off < f->size)
+		return -EINVAL;	/* the buffer cannot hold the next record */
+	memcpy(kbuf, f->data + f->off, used);
+	f->off += used;
+	return (long)used;
+}
+
+/* ---- opening ---- */
+
 long procfs_generate(const char *path, struct file *f)
 {
-	struct proc *me = current_proc();
-	struct page *pg = alloc_pages(0, PROCFS_ORDER);
+	struct page *pg;
 	struct procbuf b;
-	const char *rest = self_path(path, me->pid);
-	long n;
+	char rel[256];
+	size_t len;
+	struct proc *p;
+	const char *rest;
+	const struct procfs_entry *e;
+	long err;
 
-	if (!pg)
+	if (strncmp(path, "/proc", 5) != 0 || (path[5] != '/' && path[5] != '\0'))
+		return -ENOENT;
+	path += 5;
+	while (*path == '/')
+		path++;
+	len = strlen(path);
+	while (len && path[len - 1] == '/')
+		len--;
+	if (len >= sizeof(rel))
+		return -ENAMETOOLONG;
+	memcpy(rel, path, len);
+	rel[len] = '\0';
+	err = split_pid(rel, &p, &rest);
+	if (err)
+		return err;
+	e = rest[0] ? entry_find(rest, p != NULL) : NULL;
+	if (!(pg = alloc_pages(0, PROCFS_ORDER)))
 		return -ENOMEM;
 	b.buf = page_address(pg);
 	b.size = PAGE_SIZE << PROCFS_ORDER;
 	b.len = 0;
 	b.buf[0] = '\0';
-	if (strcmp(path, "/proc/meminfo") == 0)
-		gen_meminfo(&b);
-	else if (strcmp(path, "/proc/mounts") == 0 || (rest && strcmp(rest, "mounts") == 0))
-		b.len = mounts_text(b.buf, b.size);
-	else if (strcmp(path, "/proc/sys/vm/nr_hugepages") == 0)
-		pb_printf(&b, "%llu\n", (unsigned long long)(hugetlb_default() ? hugetlb_default()->nr : 0));
-	else if (strcmp(path, "/proc/sys/vm/fail_alloc") == 0)
-		pb_printf(&b, "%llu %llu\n", (unsigned long long)fail_alloc_countdown,
-			  (unsigned long long)fail_alloc_fired);
-	else if (strcmp(path, "/proc/sys/vm/nr_overcommit_hugepages") == 0)
-		pb_printf(&b, "0\n");
-	else if (procfs_vm_sysctl(path))
-		pb_printf(&b, "%llu\n", (unsigned long long)*((const struct vm_sysctl *)procfs_vm_sysctl(path))->val);
-	else if (strcmp(path, "/proc/zeroed_bytes") == 0)
-		gen_zeroed(&b);
-	else if (rest && strcmp(rest, "pagetables") == 0)
-		b.len = MIN(ptdump_user_buf(&me->mm->pt, b.buf, b.size), b.size - 1);
-	else if (rest && strcmp(rest, "maps") == 0)
-		gen_maps(&b, me->mm, false);
-	else if (rest && strcmp(rest, "smaps") == 0)
-		gen_maps(&b, me->mm, true);
-	else if ((n = procfs_pid_generate(path, b.buf, b.size)) >= 0)
-		b.len = (size_t)n;	/* the process and system files (procfs_pid.c) */
-	else {
-		free_pages(pg, PROCFS_ORDER);
-		return -ENOENT;
+	if (e) {
+		e->gen(&b, p, e);
+	} else {
+		err = gen_dir(&b, p, p ? "" : rest);
+		if (err || (p && rest[0])) {
+			free_pages(pg, PROCFS_ORDER);
+			return -ENOENT;
+		}
+		f->st.mode = S_IFDIR | 0555;
+		f->st.nlink = 2;
 	}
 	f->priv = b.buf;
 	f->order = PROCFS_ORDER;

@@ -32,10 +32,13 @@ static struct mm *cur_mm(void)
 /*
  * Check a file mapping of fd (mmap without MAP_ANONYMOUS): a memfd
  * (kernel/memfd.c) or a regular file of fs/; on success *file and *name
- * say what backs the VMA. The errno values follow do_mmap()'s order.
+ * say what backs the VMA, and *may_not the VM_MAY* bits it must not have
+ * (FM-1: VM_MAYWRITE for a shared mapping of a file not open for
+ * writing). The errno values follow do_mmap()'s order.
  */
 static long file_mapping(unsigned long ufd, unsigned long len, unsigned long prot,
-			 unsigned long flags, unsigned long off, struct vma_file **file, const char **name)
+			 unsigned long flags, unsigned long off, struct vma_file **file, const char **name,
+			 unsigned *may_not)
 {
 	struct proc *p = current_proc();
 	long fd = (long)(int)ufd;
@@ -51,8 +54,11 @@ static long file_mapping(unsigned long ufd, unsigned long len, unsigned long pro
 	if ((flags & MAP_TYPE) != MAP_SHARED && (flags & MAP_TYPE) != MAP_SHARED_VALIDATE &&
 	    (flags & MAP_TYPE) != MAP_PRIVATE)
 		return -EINVAL;	/* MM-11: a file has these three types only (before its own checks) */
-	if (!*file && f->inode)	/* a file of the file system (fs/) */
+	if (!*file && f->inode) {	/* a file of the file system (fs/) */
+		if ((flags & MAP_TYPE) != MAP_PRIVATE && (f->flags & O_ACCMODE) == O_RDONLY)
+			*may_not = VM_MAYWRITE;
 		return fs_mmap_file(f, prot, (flags & MAP_TYPE) != MAP_PRIVATE, file, name);
+	}
 	if (!*file) {
 		/* /proc files are open read-only */
 		if ((flags & MAP_TYPE) != MAP_PRIVATE && (prot & PROT_WRITE) && (f->st.mode & S_IFMT) == S_IFREG)
@@ -67,16 +73,17 @@ long sys_mmap(const unsigned long *a)
 	unsigned long addr = a[0], len = a[1], prot = a[2], flags = a[3], off = a[5];
 	struct vma_file *file = NULL;	/* memfd support */
 	const char *fname = NULL;
+	unsigned may_not = 0;
 	long r;
 
 	if (off & (PAGE_SIZE - 1))
 		return -EINVAL;
 	if (!(flags & MAP_ANONYMOUS)) {	/* a memfd or a regular file of fs/ */
-		r = file_mapping(a[4], len, prot, flags, off, &file, &fname);
+		r = file_mapping(a[4], len, prot, flags, off, &file, &fname, &may_not);
 		if (r)
 			return r;
 	}
-	r = mm_mmap(cur_mm(), addr, len, prot, flags, file, fname, off);
+	r = mm_mmap(cur_mm(), addr, len, prot, flags, file, fname, off, may_not);
 	if ((unsigned long)r < -4095UL && !(flags & MAP_HUGETLB) &&	/* an address, not an errno */
 	    ((flags & MAP_LOCKED) || ((flags & MAP_POPULATE) && !(flags & MAP_NONBLOCK))))
 		/* each page faulted in counts as a minor fault, as on Linux */

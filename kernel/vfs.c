@@ -86,6 +86,15 @@ static const struct file_ops sysctl_ops = { .read = mem_read, .write = procfs_wr
 					    .release = snapshot_release };
 static const struct file_ops vm_sysctl_ops = { .read = mem_read, .write = procfs_write_vm_sysctl,
 					       .release = snapshot_release };
+/* A /proc directory: its snapshot holds linux_dirent64 records for getdents64. */
+static long dir_read(struct file *f, void *buf, size_t n, u64 *off)
+{
+	(void)f; (void)buf; (void)n; (void)off;
+	return -EISDIR;
+}
+
+static const struct file_ops procfs_dir_ops = { .read = dir_read, .write = mem_write,
+						.release = snapshot_release };
 static const struct file_ops fail_alloc_ops = { .read = mem_read, .write = procfs_write_fail_alloc,
 						.release = snapshot_release };
 
@@ -165,13 +174,19 @@ long procfs_open(const char *path, int flags, struct file **out)
 		return -ENFILE;
 	f->ops = fail_alloc ? &fail_alloc_ops : vm_sysctl ? &vm_sysctl_ops : sysctl ? &sysctl_ops : &procfs_ops;
 	f->sysctl = vm_sysctl;
+	f->st.mode = S_IFREG | 0444;
+	f->st.nlink = 1;
 	err = procfs_generate(path, f);
+	if (!err && (f->st.mode & S_IFMT) == S_IFDIR)
+		f->ops = &procfs_dir_ops;
+	else if (!err && (flags & O_DIRECTORY))
+		err = -ENOTDIR;
 	if (err) {
+		if (f->priv)
+			snapshot_release(f);
 		f->refs = 0;
 		return err;
 	}
-	f->st.mode = S_IFREG | 0444;
-	f->st.nlink = 1;
 	*out = f;
 	return 0;
 }

@@ -94,7 +94,14 @@ long procfs_write_fail_alloc(struct file *f, const void *buf, size_t n, u64 *off
 
 /* Open /proc/self/pagemap or /proc/self/mem (0 or -errno), or return 1 for another path. */
 long procfs_open_special(const char *path, int flags, struct file **out);
-/* Build the text of a /proc file for the current process, or return -ENOENT. */
+/* Build the snapshot of the /proc file or directory at path ("/proc/..."):
+ * a file's text, or a directory's linux_dirent64 records (then f->st.mode
+ * is S_IFDIR); -ENOENT if procfs has no such name. */
 long procfs_generate(const char *path, struct file *f);
+
+/* getdents64 on a /proc directory opened by procfs_open: whole records
+ * from the snapshot at f->off; bytes given, or -EINVAL if size cannot
+ * hold the next one. */
+long procfs_getdents(struct file *f, u8 *kbuf, size_t size);
 
 #endif

@@ -1,31 +1,41 @@
 /*
- * filemap.c - what a file does to the mappings of it in every address
- * space (Linux's unmap_mapping_range and i_mmap_writable): truncation
- * takes the pages past the new end out of every mapping, and a write seal
- * asks whether any shared mapping may still write. There is no reverse map:
- * both walk the VMAs of the address spaces the caller gives (every live
- * one: kernel/memfd.c asks kernel/proc.c for them).
+ * filemap.c - operations on every mapping of a file (see filemap.h).
+ *
+ * There is no reverse map: the VMAs of every address space (mm_list) are
+ * scanned for the file. Truncation is rare, so this is cheap enough.
  */
+#include "filemap.h"
 #include "mm.h"
+#include "vma.h"
 
-void mm_unmap_file(struct mm *const *mms, int n, struct vma_file *f, u64 from)
+/* Unmap f's pages [first, end) from the VMAs of one address space. */
+static void unmap_in_mm(struct mm *mm, struct vma_file *f, u64 first, u64 end)
 {
-	for (int i = 0; i < n; i++)
-		for (struct vma *v = mms[i]->vmas; v; v = v->next) {
-			u64 first = v->offset / PAGE_SIZE, pages = (v->end - v->start) / PAGE_SIZE;
+	for (struct vma *v = mm->vmas; v; v = v->next) {
+		u64 vfirst, vend, lo, hi;
 
-			if (v->file != f || first + pages <= from)
-				continue;
-			/* private copies go too, as Linux's truncation does (even_cows) */
-			mm_zap_range(mms[i], from > first ? v->start + (from - first) * PAGE_SIZE : v->start, v->end,
-				     false);
-		}
+		if (v->file != f)
+			continue;
+		vfirst = v->offset / PAGE_SIZE;
+		vend = vfirst + (v->end - v->start) / PAGE_SIZE;
+		lo = MAX(first, vfirst);
+		hi = MIN(end, vend);
+		if (lo < hi)
+			mm_zap_range(mm, v->start + (unsigned long)(lo - vfirst) * PAGE_SIZE,
+				     v->start + (unsigned long)(hi - vfirst) * PAGE_SIZE, false);
+	}
 }
 
-bool mm_file_shared_maywrite(struct mm *const *mms, int n, struct vma_file *f)
+void mm_unmap_file_range(struct vma_file *f, u64 first, u64 end)
 {
-	for (int i = 0; i < n; i++)
-		for (struct vma *v = mms[i]->vmas; v; v = v->next)
+	for (struct mm *mm = mm_list; mm; mm = mm->all_next)
+		unmap_in_mm(mm, f, first, end);
+}
+
+bool mm_file_shared_maywrite(struct vma_file *f)
+{
+	for (struct mm *mm = mm_list; mm; mm = mm->all_next)
+		for (struct vma *v = mm->vmas; v; v = v->next)
 			if (v->file == f && (v->flags & (VM_SHARED | VM_MAYWRITE)) == (VM_SHARED | VM_MAYWRITE))
 				return true;
 	return false;

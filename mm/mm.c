@@ -217,6 +217,8 @@ static void walk_entries(struct mm *mm, unsigned long start, unsigned long end, 
 
 _Static_assert(sizeof(struct mm) <= PAGE_SIZE, "struct mm lives in one page");
 
+struct mm *mm_list;
+
 struct mm *mm_create(void)
 {
 	struct mm *mm = alloc_page_va(GFP_ZERO);
@@ -233,6 +235,10 @@ struct mm *mm_create(void)
 	mm->mmap_base = USER_MMAP_BASE;
 	mm->rlim_as = mm->rlim_data = mm->rlim_data_max = ~0ull;	/* none until sys_mm.c sets them */
 	mm->users = 1;
+	mm->all_next = mm_list;
+	if (mm_list)
+		mm_list->all_prev = mm;
+	mm_list = mm;
 	return mm;
 }
 
@@ -247,6 +253,12 @@ void mm_put(struct mm *mm)
 	}
 	pt_destroy(&mm->pt);
 	asid_free(mm->pt.asid);
+	if (mm->all_prev)
+		mm->all_prev->all_next = mm->all_next;
+	else
+		mm_list = mm->all_next;
+	if (mm->all_next)
+		mm->all_next->all_prev = mm->all_prev;
 	free_page_va(mm);
 }
 

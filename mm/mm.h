@@ -47,6 +47,9 @@ enum fault_access { FAULT_READ, FAULT_WRITE, FAULT_EXEC };
 /* A new, empty address space with its own root table and ASID; NULL when out of memory. */
 struct mm *mm_create(void);
 
+/* Every address space from mm_create() not yet freed by mm_put(), linked by all_next. */
+extern struct mm *mm_list;
+
 /* Drop one user of mm; the last one frees every page, table and VMA. */
 void mm_put(struct mm *mm);
 
@@ -130,17 +133,6 @@ u64 mm_pagemap_entry(struct mm *mm, unsigned long va);
  * reached; -EIO if that is the first.
  */
 long mm_access(struct mm *mm, unsigned long va, void *buf, size_t n, bool write);
-
-/*
- * Truncation of file f to from pages: empty every entry, in the n address
- * spaces mms[] (every live one), that maps page from or later of f,
- * private copies included, so the next access faults (SIGBUS beyond the
- * end). mm/filemap.c.
- */
-void mm_unmap_file(struct mm *const *mms, int n, struct vma_file *f, u64 from);
-
-/* Does any of mms[] map f shared with VM_MAYWRITE (a write seal's EBUSY)? */
-bool mm_file_shared_maywrite(struct mm *const *mms, int n, struct vma_file *f);
 
 /* Pages present (resident) in [start, end). */
 u64 mm_rss_pages(struct mm *mm, unsigned long start, unsigned long end);

@@ -30,10 +30,14 @@
 /*
  * mmap of len bytes at addr (a hint, or exact with MAP_FIXED). file and
  * fname say what backs a file mapping (a memfd; NULL for anonymous
- * memory), off is its offset. Returns the address or a negative errno.
+ * memory), off is its offset; may_not holds the VM_MAY* bits the VMA must
+ * not get (VM_MAYWRITE for a shared mapping of a file open read-only, so a
+ * later mprotect cannot add PROT_WRITE: FM-1, MP-12). Returns the address
+ * or a negative errno.
  */
 long mm_mmap(struct mm *mm, unsigned long addr, unsigned long len, unsigned long prot,
-	     unsigned long flags, struct vma_file *file, const char *fname, unsigned long off);
+	     unsigned long flags, struct vma_file *file, const char *fname, unsigned long off,
+	     unsigned may_not);
 
 /*
  * Remove [start, start + len) from mm, checked as Linux's do_vmi_munmap():

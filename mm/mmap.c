@@ -282,7 +282,8 @@ static long mmap_hugetlb(struct mm *mm, struct hstate *h, unsigned long addr, un
  * EINVAL, MAP_FIXED_NOREPLACE's EEXIST), and only then the mapping type.
  */
 long mm_mmap(struct mm *mm, unsigned long addr, unsigned long len, unsigned long prot,
-	     unsigned long flags, struct vma_file *file, const char *fname, unsigned long off)
+	     unsigned long flags, struct vma_file *file, const char *fname, unsigned long off,
+	     unsigned may_not)
 {
 	struct hstate *h = NULL;
 	unsigned vmflags;
@@ -310,7 +311,7 @@ long mm_mmap(struct mm *mm, unsigned long addr, unsigned long len, unsigned long
 		err = mmap_type(flags, file || h, &vmflags);
 	if (err)
 		return err;
-	vmflags |= mm_prot_to_vm(prot) | VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC;	/* MM-18: other bits ignored */
+	vmflags |= mm_prot_to_vm(prot) | ((VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC) & ~may_not);	/* MM-18: other bits ignored; FM-1 */
 	if (h)	/* ML-7: hugetlb memory is never VM_LOCKED */
 		return mmap_hugetlb(mm, h, addr, len, flags, vmflags & ~VM_NORESERVE, prot & PROT_WRITE);
 	vmflags |= mm->def_flags;	/* ML-11: mlockall(MCL_FUTURE) */

@@ -146,6 +146,7 @@ struct mm {
 	unsigned long sigtramp;		/* the signal return trampoline (arch_exec_setup) */
 	int users;			/* processes sharing this mm */
 	unsigned pkeys_freed;		/* protection keys given back with pkey_free (kernel/pkeys.c) */
+	struct mm *all_prev, *all_next;	/* mm_list: every address space (mm/filemap.c walks it) */
 };
 
 /* Pages of every VM_ACCOUNT VMA of every mm: Linux's Committed_AS (mm/commit.c). */

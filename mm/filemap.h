@@ -1,0 +1,26 @@
+/*
+ * filemap.h - operations on every mapping of a file (a struct vma_file:
+ * a file of fs/ or a memfd), across all address spaces.
+ */
+#ifndef MM_FILEMAP_H
+#define MM_FILEMAP_H
+
+#include "types.h"
+
+struct vma_file;
+
+/*
+ * Unmap the file's pages [first, end) (page indexes; end may be ~0ull for
+ * "to the end") from every VMA of every address space that maps f: shared
+ * mappings lose their page-cache pages, private ones those and the private
+ * copies made of them, as Linux's truncate does. The entries' page
+ * references are dropped and TLBs invalidated; a later access faults again
+ * and gets what the file then has there (SIGBUS past its end). Guard
+ * markers stay. Call it before the file frees the pages.
+ */
+void mm_unmap_file_range(struct vma_file *f, u64 first, u64 end);
+
+/* Does any address space map f shared with VM_MAYWRITE (a write seal's EBUSY)? */
+bool mm_file_shared_maywrite(struct vma_file *f);
+
+#endif

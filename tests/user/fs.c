@@ -185,7 +185,7 @@ static long shmem_kb(void)
 	return kb;
 }
 
-static unsigned char big[3 * 4096 + 1000], back[sizeof(big)];
+static unsigned char big[3 * 65536 + 1000], back[sizeof(big)];	/* room for file_mmap's three pages of any size */
 
 static void file_data(void)
 {
@@ -658,7 +658,7 @@ static void exec_copy(void)
 static void file_mmap(void)
 {
 	int fd = xopen("/tmp/fs/mapped", O_CREAT | O_RDWR | O_TRUNC, 0644), ro, wo, dfd, status;
-	size_t size = 2 * 4096 + 100;
+	size_t pg = (size_t)getpagesize(), size = 2 * pg + 100;
 	unsigned char *sh, *pv, c;
 	char maps[8192];
 	long n;
@@ -666,20 +666,20 @@ static void file_mmap(void)
 
 	fill(big, size, 3);
 	tap_is_long(write(fd, big, size), size, "a file of two pages and 100 bytes");
-	sh = mmap(NULL, 3 * 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	sh = mmap(NULL, 3 * pg, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	tap_ok(sh != MAP_FAILED, "MAP_SHARED of it");
 	if (sh == MAP_FAILED)
 		return;
-	tap_ok(memcmp(sh, big, size) == 0 && sh[size] == 0 && sh[3 * 4096 - 1] == 0,
+	tap_ok(memcmp(sh, big, size) == 0 && sh[size] == 0 && sh[3 * pg - 1] == 0,
 	       "the mapping shows the file, zeros past its end in the last page");
-	sh[5000] = 'S';
-	tap_ok(xpread(fd, &c, 1, 5000) == 1 && c == 'S', "a store through MAP_SHARED reaches the file");
+	sh[pg + 904] = 'S';
+	tap_ok(xpread(fd, &c, 1, pg + 904) == 1 && c == 'S', "a store through MAP_SHARED reaches the file");
 	xpwrite(fd, "W", 1, 10);
 	tap_ok(sh[10] == 'W', "a write() shows in the shared mapping");
-	pv = mmap(NULL, 3 * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
-	tap_ok(pv != MAP_FAILED && pv[10] == 'W' && pv[5000] == 'S', "MAP_PRIVATE of it sees the file");
-	xpwrite(fd, "X", 1, 4096 + 7);
-	tap_ok(pv[4096 + 7] == 'X', "a page not yet written privately follows the file");
+	pv = mmap(NULL, 3 * pg, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+	tap_ok(pv != MAP_FAILED && pv[10] == 'W' && pv[pg + 904] == 'S', "MAP_PRIVATE of it sees the file");
+	xpwrite(fd, "X", 1, pg + 7);
+	tap_ok(pv[pg + 7] == 'X', "a page not yet written privately follows the file");
 	pv[20] = 'P';
 	tap_ok(xpread(fd, &c, 1, 20) == 1 && c == big[20] && sh[20] == big[20], "a private store stays private");
 	xpwrite(fd, "Y", 1, 21);
@@ -694,28 +694,28 @@ static void file_mmap(void)
 	}
 	pid = fork();
 	if (pid == 0) {
-		volatile unsigned char *p = mmap(NULL, 4 * 4096, PROT_READ, MAP_SHARED, fd, 0);
+		volatile unsigned char *p = mmap(NULL, 4 * pg, PROT_READ, MAP_SHARED, fd, 0);
 
 		if (p == MAP_FAILED)
 			_exit(2);
-		c = p[3 * 4096];	/* a page wholly past the end of the file */
+		c = p[3 * pg];	/* a page wholly past the end of the file */
 		_exit(0);
 	}
 	waitpid(pid, &status, 0);
 	tap_ok(WIFSIGNALED(status) && WTERMSIG(status) == SIGBUS, "a touch past the end of the file: SIGBUS (status 0x%x)", status);
-	munmap(pv, 3 * 4096);
-	munmap(sh, 3 * 4096);
+	munmap(pv, 3 * pg);
+	munmap(sh, 3 * pg);
 	ro = xopen("/tmp/fs/mapped", O_RDONLY, 0);
 	wo = xopen("/tmp/fs/mapped", O_WRONLY, 0);
 	dfd = xopen("/tmp/fs", O_RDONLY | O_DIRECTORY, 0);
-	fails((long)mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, ro, 0), EACCES,
+	fails((long)mmap(NULL, pg, PROT_READ | PROT_WRITE, MAP_SHARED, ro, 0), EACCES,
 	      "MAP_SHARED writable of an O_RDONLY file");
-	pv = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE, ro, 0);
+	pv = mmap(NULL, pg, PROT_READ | PROT_WRITE, MAP_PRIVATE, ro, 0);
 	tap_ok(pv != MAP_FAILED, "MAP_PRIVATE writable of an O_RDONLY file");
 	if (pv != MAP_FAILED)
-		munmap(pv, 4096);
-	fails((long)mmap(NULL, 4096, PROT_READ, MAP_SHARED, wo, 0), EACCES, "mmap of an O_WRONLY file");
-	fails((long)mmap(NULL, 4096, PROT_READ, MAP_SHARED, dfd, 0), ENODEV, "mmap of a directory");
+		munmap(pv, pg);
+	fails((long)mmap(NULL, pg, PROT_READ, MAP_SHARED, wo, 0), EACCES, "mmap of an O_WRONLY file");
+	fails((long)mmap(NULL, pg, PROT_READ, MAP_SHARED, dfd, 0), ENODEV, "mmap of a directory");
 	close(ro);
 	close(wo);
 	close(dfd);

@@ -54,20 +54,21 @@ static long xrmdir(const char *path) { return syscall(NR(35, 301), AT_FDCWD_, pa
 static long xumount(const char *path) { return syscall(NR(39, 52), path, 0); }
 static long xlink(const char *a, const char *b) { return syscall(NR(37, 303), AT_FDCWD_, a, AT_FDCWD_, b, 0); }
 
-#define PAGE 4096L
+#define PAGE ((long)getpagesize())
+#define PAGE_MAX 65536L	/* the largest page size a target has */
 #define NPAGES 64
 
 /* Create path with n pages, page i filled with the byte 'a' + i % 26; an O_RDWR fd. */
 static int make_file(const char *path, long n)
 {
-	static char buf[PAGE];
+	static char buf[PAGE_MAX];
 	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
 
 	if (fd < 0)
 		return -1;
 	for (long i = 0; i < n; i++) {
-		memset(buf, 'a' + (int)(i % 26), sizeof(buf));
-		if (write(fd, buf, sizeof(buf)) != PAGE) {
+		memset(buf, 'a' + (int)(i % 26), (size_t)PAGE);
+		if (write(fd, buf, (size_t)PAGE) != PAGE) {
 			close(fd);
 			return -1;
 		}

@@ -153,7 +153,7 @@ static void test_pool_and_mapping(unsigned long hsz)
 	munmap(area, (size_t)(to - area));
 
 	errno = 0;
-	r = (char *)syscall(SYS_mremap, p, 2 * hsz, 2 * hsz, 0, p + 4096);
+	r = (char *)syscall(SYS_mremap, p, 2 * hsz, 2 * hsz, 0, p + getpagesize());
 	tap_ok(r == MAP_FAILED && errno == EINVAL,
 	       "MR-7: mremap of a hugetlb mapping with an unaligned new_addr and no MREMAP_FIXED: EINVAL (errno %d)", errno);
 	/* HT-9: madvise on part of a huge page: an advice that changes nothing is fine */
@@ -170,7 +170,7 @@ static void test_pool_and_mapping(unsigned long hsz)
 			int rc;
 
 			errno = 0;
-			rc = madvise(p + 4096, 4096, adv[i].adv);
+			rc = madvise(p + getpagesize(), (size_t)getpagesize(), adv[i].adv);
 			tap_ok(adv[i].err ? rc == -1 && errno == adv[i].err : rc == 0,
 			       "HT-9: %s on one small page of a huge page: %s (errno %d)", adv[i].name,
 			       adv[i].err == EINVAL ? "EINVAL" : adv[i].err ? "EACCES" : "0", errno);

@@ -193,13 +193,13 @@ static void test_rusage(void)
 
 	c = fork();
 	if (c == 0) {
-		size_t len = 100 * 4096;
+		size_t len = 100 * (size_t)getpagesize();
 		char *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		volatile sig_atomic_t never = 0;
 
 		if (m == MAP_FAILED)
 			_exit(1);
-		for (size_t i = 0; i < len; i += 4096)
+		for (size_t i = 0; i < len; i += (size_t)getpagesize())
 			m[i] = 1;
 		spin_for(&never, 1, 300);
 		_exit(0);

@@ -38,6 +38,7 @@
 #define ERANGE		34
 #define ENAMETOOLONG	36
 #define ENOSYS		38
+#define EIDRM		43
 #define ENOTEMPTY	39
 #define ELOOP		40
 #define EOVERFLOW	75

@@ -147,6 +147,8 @@ static void memfd_zero(struct memfd *m, u64 off, u64 n)
 static void memfd_set_size(struct memfd *m, u64 size)
 {
 	m->size = size;
+	if (!m->file)
+		return;	/* an internal object (memfd_object_create) */
 	m->file->size = size;
 	m->file->st.size = size;
 	m->file->st.blocks = (size + 511) / 512;
@@ -362,6 +364,32 @@ long sys_memfd_create(const unsigned long *a)
 	p->files[fd] = f;
 	p->cloexec[fd] = flags & MFD_CLOEXEC;
 	return fd;
+}
+
+/*
+ * An internal memfd of size bytes with no open file (a SysV shared memory
+ * segment's pages, kernel/shm.c): one reference, the caller's. NULL when
+ * out of memory or size passes MEMFD_MAX_PAGES.
+ */
+struct vma_file *memfd_object_create(u64 size)
+{
+	struct memfd *m;
+
+	if ((size + PAGE_SIZE - 1) / PAGE_SIZE > MEMFD_MAX_PAGES)
+		return NULL;
+	m = alloc_page_va(GFP_ZERO);
+	if (!m)
+		return NULL;
+	m->vf.refs = 1;
+	m->vf.ops = &memfd_vma_ops;
+	m->table_order = -1;
+	m->seals = F_SEAL_SEAL;
+	m->size = size;
+	m->next = memfds;
+	if (memfds)
+		memfds->prev = m;
+	memfds = m;
+	return &m->vf;
 }
 
 /* The memfd behind fd, or NULL; *err says why not (Linux's errno for ftruncate). */

@@ -15,6 +15,13 @@
 struct vma_file *memfd_vma_file(struct file *f, const char **name);
 
 /*
+ * An internal memfd of size bytes that no fd opens (kernel/shm.c's
+ * segments): its vma_file with one reference, the caller's; NULL when out
+ * of memory or too large.
+ */
+struct vma_file *memfd_object_create(u64 size);
+
+/*
  * Call fn for every page every live memfd holds (one reference each), for
  * the address-space checker (mm/mm_check.c). fn must not change the files.
  */

@@ -56,6 +56,7 @@ long syscall_dispatch(unsigned long nr, const unsigned long *a);
 	X(pkey_mprotect) X(getrlimit) X(setrlimit) X(clock_gettime64)                  \
 	X(clock_nanosleep_time64) X(llseek)                                           \
 	X(setpgid) X(getpgid) X(getpgrp) X(getsid) X(setsid) X(restart_syscall)       \
+	X(shmget) X(shmat) X(shmdt) X(shmctl)                                       \
 	X(getitimer) X(setitimer) X(alarm)                                           \
 	X(ppoll) X(ppoll_time64) X(pselect6) X(pselect6_time64)                      \
 	X(prctl) X(setuid) X(setgid) X(setreuid) X(setregid) X(setresuid) X(setresgid) \

@@ -315,6 +315,10 @@ const struct syscall_entry arch_syscalls[] = {
 	SYS(311, set_robust_list),
 	SYS(320, utimensat),		/* 32-bit time_t */
 	ADAPT(324, mb_fallocate, "fallocate"),
+	SYS(335, shmat),
+	SYS(336, shmctl),		/* old_shmctl: IPC_64 only (kernel/shm.c) */
+	SYS(337, shmdt),
+	SYS(338, shmget),
 	SYS(342, dup3),
 	SYS(343, pipe2),
 	SYS(370, prlimit64),

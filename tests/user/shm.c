@@ -1,6 +1,6 @@
 /* shm.c - System V shared memory (shmget, shmat, shmdt, shmctl): the
  * errno of each bad call, data shared between two attaches and between
- * parent and child, shm_nattch through fork, shmdt and exit, IPC_STAT and
+ * parent and child, shm_nattch through fork, shmdt, exit and exec, IPC_STAT and
  * IPC_SET, IPC_RMID (the segment lives while attached, its key is free at
  * once), SHM_RDONLY (a store is SIGSEGV), SHM_RND, and the name
  * /proc/self/maps gives an attach. Raw system calls and our own
@@ -263,13 +263,49 @@ static void test_fork(void)
 	s_dt(a);
 }
 
-int main(void)
+/* The exec'd child (argv: self "exec-child" id): exit 0 if only the
+ * parent's attach is left, the one its pre-exec image had is gone. */
+static int exec_child(const char *ids)
+{
+	return nattch(strtol(ids, NULL, 10)) == 1 ? 0 : 1;
+}
+
+static void test_exec(const char *self)
+{
+	long id = s_get(K_IPC_PRIVATE, PAGE, 0600);
+	char *a = s_at(id, NULL, 0);
+	char ids[24];
+	int st = -1;
+	pid_t pid;
+
+	snprintf(ids, sizeof(ids), "%ld", id);
+	pid = fork();
+	if (pid == 0) {
+		char *argv[] = { (char *)self, "exec-child", ids, NULL };
+		char *env[] = { NULL };
+
+		if (nattch(id) != 2)
+			_exit(2);
+		execve(self, argv, env);
+		_exit(3);
+	}
+	waitpid(pid, &st, 0);
+	tap_ok(a != (char *)-1 && WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	       "exec: the attach the child had before execve is gone (status %d)", st);
+	s_ctl(id, K_IPC_RMID, NULL);
+	s_dt(a);
+}
+
+int main(int argc, char **argv)
 {
 	long key = 0x5e000000L + (getpid() & 0xffff) * 16;
 
+	if (argc == 3 && !strcmp(argv[1], "exec-child"))
+		return exec_child(argv[2]);
 	tap_init();
 	test_get_errors(key);
 	test_attach(key + 1);
 	test_fork();
+	test_exec(argc > 0 && argv[0][0] == '/' ? argv[0] : "/bin/shm");
 	return tap_done();
 }

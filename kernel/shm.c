@@ -18,7 +18,7 @@
  * slot under an old id EIDRM. Differences from Linux: every process is
  * root here, so permissions are recorded but never refused; no SHM_LOCK,
  * no hugetlb segments; times count seconds since boot; MicroBlaze's
- * shmctl without IPC_64 (the old struct shmid_ds) is EINVAL.
+ * shmctl without IPC_64 (the old struct shmid_ds) is EINVAL but for IPC_RMID.
  */
 #include "syscall.h"
 #include "proc.h"
@@ -243,14 +243,17 @@ long sys_shmat(const unsigned long *a)
 
 	if (!(s = shm_lookup((int)a[0], &err)))
 		return err;
-	if (addr & (SHMLBA - 1)) {
-		if (!(flags & SHM_RND) || addr < SHMLBA)
-			return -EINVAL;
-		addr &= ~(unsigned long)(SHMLBA - 1);
-	}
 	len = PAGE_ALIGN_UL(s->size);
 	if (addr) {
-		if (!(flags & SHM_REMAP) && mm_range_mapped(p->mm, addr, addr + len))
+		/* Linux's order: round (possibly to 0, still MAP_FIXED), then check */
+		if (addr & (SHMLBA - 1)) {
+			if (!(flags & SHM_RND))
+				return -EINVAL;
+			addr &= ~(unsigned long)(SHMLBA - 1);
+			if (!addr && (flags & SHM_REMAP))
+				return -EINVAL;
+		}
+		if (addr && !(flags & SHM_REMAP) && mm_range_mapped(p->mm, addr, addr + len))
 			return -EINVAL;
 		mflags |= MAP_FIXED;
 	} else if (flags & SHM_REMAP) {
@@ -286,8 +289,16 @@ long sys_shmdt(const unsigned long *a)
 	s = to_seg(v->file);
 	s->lpid = p->pid;
 	s->dtime = now_s();
-	/* the VMAs of this attach: from addr over the segment's size */
-	mm_munmap(p->mm, addr, PAGE_ALIGN_UL(s->size));
+	/* this segment's VMAs from addr over its size; other mappings stay */
+	for (unsigned long cur = addr, end = addr + PAGE_ALIGN_UL(s->size);
+	     (v = vma_find_from(p->mm, cur)) && v->start < end; ) {
+		unsigned long vs = v->start, ve = MIN(v->end, end);
+		bool ours = v->file == &s->vf;
+
+		cur = v->end;
+		if (ours)
+			mm_munmap(p->mm, vs, ve - vs);	/* may free s after IPC_RMID */
+	}
 	return 0;
 }
 
@@ -348,14 +359,15 @@ long sys_shmctl(const unsigned long *a)
 	struct shm_seg *s;
 	long err;
 
+	if (cmd < 0 || (int)a[0] < 0)
+		return -EINVAL;
 #if __SIZEOF_LONG__ == 4
-	/* old_shmctl: IPC_64 asks for struct shmid64_ds (both libcs pass it) */
-	if (!(cmd & IPC_64))
-		return -EINVAL;	/* the old struct shmid_ds: not supported */
+	/* old_shmctl: IPC_64 asks for struct shmid64_ds (both libcs pass it);
+	 * the old layouts are not supported, so only IPC_RMID goes without */
+	if (!(cmd & IPC_64) && cmd != IPC_RMID)
+		return -EINVAL;
 	cmd &= ~IPC_64;
 #endif
-	if (cmd < 0)
-		return -EINVAL;
 	if (cmd == IPC_INFO || cmd == SHM_INFO)
 		return shm_info(cmd, ubuf);
 	if (cmd != IPC_STAT && cmd != IPC_SET && cmd != IPC_RMID)

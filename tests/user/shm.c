@@ -181,6 +181,7 @@ static void test_attach(long key)
 	tap_is_long(nattch(id), 1, "IPC_STAT: shm_nattch 1 after shmdt");
 	tap_ok(failed(s_dt(b), EINVAL), "shmdt: the same address again: EINVAL");
 
+	probe_init();
 	h = hole(4);
 	b = s_at(id, h + 123, 0);
 	tap_ok(b == (char *)-1 && errno == EINVAL, "shmat: an unaligned address without SHM_RND: EINVAL");
@@ -191,6 +192,18 @@ static void test_attach(long key)
 		tap_ok(failed((long)(intptr_t)s_at(id, h, 0), EINVAL),
 		       "shmat: a given address over a mapping, no SHM_REMAP: EINVAL");
 		s_dt(b);
+	}
+
+	/* shmdt takes only the segment's own VMAs out of its range */
+	b = s_at(id, NULL, 0);
+	if (b != (char *)-1) {
+		char *o;
+
+		munmap(b + PAGE, PAGE);
+		o = anon(b + PAGE, PAGE, PROT_READ | PROT_WRITE, MAP_FIXED);
+		tap_ok(o == b + PAGE && s_dt(b) == 0 && can_write(o) && !can_read(b),
+		       "shmdt: a mapping placed inside the attach's range stays");
+		munmap(o, PAGE);
 	}
 
 	b = s_at(id, NULL, K_SHM_RDONLY);

@@ -1,11 +1,12 @@
 /* shm.c - System V shared memory (shmget, shmat, shmdt, shmctl): the
  * errno of each bad call, data shared between two attaches and between
- * parent and child, shm_nattch through fork, shmdt, exit and exec, IPC_STAT and
- * IPC_SET, IPC_RMID (the segment lives while attached, its key is free at
- * once), SHM_RDONLY (a store is SIGSEGV), SHM_RND, and the name
- * /proc/self/maps gives an attach. Raw system calls and our own
- * struct shmid64_ds (asm-generic's layout, both arches), so both libcs
- * run the same code.
+ * parent and child, shm_nattch through fork, shmdt, exit and exec,
+ * IPC_STAT and IPC_SET, IPC_RMID (the segment lives while attached, its
+ * key is free at once), SHM_RDONLY (a store is SIGSEGV), SHM_RND, shmdt
+ * leaving other mappings in the attach's range, the name /proc/self/maps
+ * gives an attach, IPC_INFO's limits and SHM_INFO's count. Raw system
+ * calls and our own struct shmid64_ds (asm-generic's layout, both
+ * arches), so both libcs run the same code.
  */
 #include "mm_util.h"
 
@@ -241,6 +242,32 @@ static void test_attach(long key)
 	       "shmat: a removed segment's id: EINVAL/EIDRM");
 }
 
+struct k_shminfo64 {
+	unsigned long shmmax, shmmin, shmmni, shmseg, shmall, unused[4];
+};
+
+struct k_shm_info {
+	int used_ids;
+	unsigned long shm_tot, shm_rss, shm_swp, swap_attempts, swap_successes;
+};
+
+static void test_info(void)
+{
+	struct k_shminfo64 in;
+	struct k_shm_info si;
+	long id = s_get(K_IPC_PRIVATE, 3 * PAGE, 0600);
+
+	memset(&in, 0, sizeof(in));
+	tap_ok(s_ctl(0, 3 /* IPC_INFO */, (struct k_shmid64_ds *)&in) >= 0, "shmctl: IPC_INFO");
+	tap_ok(in.shmmin == 1 && in.shmmax == ~0UL - (1UL << 24) && in.shmmni >= 1,
+	       "IPC_INFO: SHMMIN 1, SHMMAX ULONG_MAX - 2^24 (%lu %lu)", in.shmmin, in.shmmax);
+	memset(&si, 0, sizeof(si));
+	tap_ok(s_ctl(0, 14 /* SHM_INFO */, (struct k_shmid64_ds *)&si) >= 0 && si.used_ids >= 1 &&
+	       si.shm_tot >= 3, "SHM_INFO: counts the segment and its pages (%d ids, %lu pages)",
+	       si.used_ids, si.shm_tot);
+	s_ctl(id, K_IPC_RMID, NULL);
+}
+
 static void test_fork(void)
 {
 	long id = s_get(K_IPC_PRIVATE, PAGE, 0600);
@@ -318,6 +345,7 @@ int main(int argc, char **argv)
 	tap_init();
 	test_get_errors(key);
 	test_attach(key + 1);
+	test_info();
 	test_fork();
 	test_exec(argc > 0 && argv[0][0] == '/' ? argv[0] : "/bin/shm");
 	return tap_done();

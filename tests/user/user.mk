@@ -189,7 +189,8 @@ $(USER_LINUX_BIN)/init: tests/user/init.c $(USER_LINUX_BUILD)/init_tests.h $(USE
 	@echo "  CC [glibc] $@"
 	@$(USER_LINUX_CC) $(USER_LINUX_CFLAGS) -I$(USER_LINUX_BUILD) -o $@ $< $(USER_LIB)/tap/tap.c
 
-$(USER_LINUX_BIN)/%: tests/user/%.c $(USER_LIB)/tap/tap.c $(USER_LIB)/tap/tap.h
+# (the tests' shared headers too: glibc builds have no -MMD dependency files)
+$(USER_LINUX_BIN)/%: tests/user/%.c $(wildcard tests/user/*.h) $(USER_LIB)/tap/tap.c $(USER_LIB)/tap/tap.h
 	@mkdir -p $(dir $@)
 	@echo "  CC [glibc] $@"
 	@$(USER_LINUX_CC) $(USER_LINUX_CFLAGS) -o $@ $< $(USER_LIB)/tap/tap.c

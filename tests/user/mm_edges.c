@@ -12,20 +12,6 @@
  */
 #include "mm_util.h"
 
-#ifndef SYS_memfd_create
-#if defined(__aarch64__)
-#define SYS_memfd_create 279
-#else
-#define SYS_memfd_create 386
-#endif
-#endif
-#ifndef SYS_ftruncate
-#if defined(__aarch64__)
-#define SYS_ftruncate 46
-#else
-#define SYS_ftruncate 93
-#endif
-#endif
 #ifndef MAP_FIXED_NOREPLACE
 #define MAP_FIXED_NOREPLACE 0x100000
 #endif

@@ -9,20 +9,6 @@
  */
 #include "mm_util.h"
 
-#ifndef SYS_memfd_create
-#if defined(__aarch64__)
-#define SYS_memfd_create 279
-#else
-#define SYS_memfd_create 386
-#endif
-#endif
-#ifndef SYS_ftruncate
-#if defined(__aarch64__)
-#define SYS_ftruncate 46
-#else
-#define SYS_ftruncate 93
-#endif
-#endif
 
 #ifndef MS_ASYNC
 #define MS_ASYNC 1

@@ -55,6 +55,22 @@
 #define MAP_DROPPABLE 0x08
 #endif
 
+/* The test libc has no numbers for these (mm_edges, mm_memfd, mm_mincore). */
+#ifndef SYS_memfd_create
+#if defined(__aarch64__)
+#define SYS_memfd_create 279
+#else
+#define SYS_memfd_create 386
+#endif
+#endif
+#ifndef SYS_ftruncate
+#if defined(__aarch64__)
+#define SYS_ftruncate 46
+#else
+#define SYS_ftruncate 93
+#endif
+#endif
+
 /* A length larger than any user address space: Debian's arm64 kernel has
  * 52-bit user addresses, ours 48-bit; MicroBlaze user space ends at 3 GiB. */
 #if defined(__aarch64__)

@@ -13,6 +13,7 @@
 #define PROT_WRITE		0x2
 #define PROT_EXEC		0x4
 #define PROT_SEM		0x8
+#define PROT_BTI		0x10	/* arm64 only: a BTI-guarded page (where the CPU has FEAT_BTI) */
 #define PROT_GROWSDOWN		0x01000000
 #define PROT_GROWSUP		0x02000000
 

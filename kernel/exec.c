@@ -229,7 +229,7 @@ static int fill_aux(unsigned long *aux, const elf_ehdr_t *eh, unsigned long phdr
 	AUX(AT_GID, 0);
 	AUX(AT_EGID, 0);
 	AUX(AT_HWCAP, ELF_HWCAP);
-	AUX(AT_HWCAP2, 0);
+	AUX(AT_HWCAP2, ELF_HWCAP2);
 	AUX(AT_CLKTCK, 100);
 	AUX(AT_SECURE, 0);
 #ifdef ELF_MINSIGSTKSZ

@@ -92,14 +92,14 @@ static void gen_maps(struct procbuf *b, struct mm *mm, bool smaps)
 		if (v->flags & VM_HUGETLB)
 			pb_printf(b, "Private_Hugetlb: %7llu kB\n",
 				  (unsigned long long)(hugetlb_rss_bytes(mm, (struct vma *)v, v->start, v->end) >> 10));
-		pb_printf(b, "VmFlags:%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s\n", (v->flags & VM_READ) ? " rd" : "",
+		pb_printf(b, "VmFlags:%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s\n", (v->flags & VM_READ) ? " rd" : "",
 			  (v->flags & VM_WRITE) ? " wr" : "", (v->flags & VM_EXEC) ? " ex" : "",
 			  (v->flags & VM_SHARED) ? " sh" : "", (v->flags & VM_MAYREAD) ? " mr" : "",
 			  (v->flags & VM_MAYWRITE) ? " mw" : "", (v->flags & VM_MAYEXEC) ? " me" : "",
 			  (v->flags & VM_GROWSDOWN) ? " gd" : "", (v->flags & VM_SEQ_READ) ? " sr" : "",
 			  (v->flags & VM_RAND_READ) ? " rr" : "", (v->flags & VM_LOCKED) ? " lo" : "",
 			  (v->flags & VM_DONTFORK) ? " dc" : "", (v->flags & VM_DONTDUMP) ? " dd" : "",
-			  (v->flags & VM_ACCOUNT) ? " ac" : "", (v->flags & VM_WIPEONFORK) ? " wf" : "", (v->flags & VM_SEALED) ? " sl" : "");
+			  (v->flags & VM_ACCOUNT) ? " ac" : "", (v->flags & VM_BTI) ? " bt" : "", (v->flags & VM_WIPEONFORK) ? " wf" : "", (v->flags & VM_SEALED) ? " sl" : "");
 	}
 }
 

@@ -150,8 +150,8 @@ static long advise_vma(struct mm *mm, struct vma *v, unsigned long s, unsigned l
 	    !(v->flags & VM_SHARED) && !v->name)
 		return -EPERM;	/* MS-26: discarding sealed read-only anonymous memory */
 	if ((v->flags & VM_LOCKED) && (adv == MADV_DONTNEED || adv == MADV_FREE || adv == MADV_REMOVE ||
-				       adv == MADV_GUARD_INSTALL))
-		return -EINVAL;	/* ML-20: locked memory is not discarded (DONTNEED_LOCKED is) */
+				       adv == MADV_GUARD_INSTALL || adv == MADV_COLD || adv == MADV_PAGEOUT))
+		return -EINVAL;	/* ML-20: locked memory is not discarded (DONTNEED_LOCKED is) nor aged */
 	if (v->flags & VM_HUGETLB) {
 		long r = advise_hugetlb(mm, v, s, e, adv);
 

@@ -111,6 +111,8 @@ unsigned vma_prot(unsigned vm_flags)
 		prot |= PT_READ | PT_WRITE;
 	if (vm_flags & VM_EXEC)
 		prot |= PT_READ | PT_EXEC;
+	if (vm_flags & VM_BTI)
+		prot |= PT_GUARDED;
 	return prot;
 }
 

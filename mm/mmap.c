@@ -24,6 +24,8 @@ unsigned mm_prot_to_vm(unsigned long prot)
 		f |= VM_WRITE;
 	if (prot & PROT_EXEC)
 		f |= VM_EXEC;
+	if ((prot & PROT_BTI) && arch_has_bti())
+		f |= VM_BTI;	/* elsewhere the bit is ignored by mmap, refused by mprotect (MP-5) */
 	return f;
 }
 

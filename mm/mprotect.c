@@ -33,7 +33,8 @@ static long mprotect_check(struct mm *mm, unsigned long *startp, unsigned long l
 	end = start + len;
 	if (end <= start)
 		return -ENOMEM;	/* MP-4; EW-2: a range that wraps or rounds to 0 */
-	if ((prot & ~(unsigned long)(PROT_GROWSDOWN | PROT_GROWSUP)) & ~(unsigned long)(PROT_READ | PROT_WRITE | PROT_EXEC | PROT_SEM))
+	if ((prot & ~(unsigned long)(PROT_GROWSDOWN | PROT_GROWSUP)) &
+	    ~(unsigned long)(PROT_READ | PROT_WRITE | PROT_EXEC | PROT_SEM | (arch_has_bti() ? PROT_BTI : 0)))
 		return -EINVAL;	/* MP-5 */
 	v = vma_find_from(mm, start);
 	if (!v || v->start >= end)
@@ -97,8 +98,8 @@ long mm_mprotect(struct mm *mm, unsigned long start, unsigned long len, unsigned
 		if (v->flags & VM_SEALED)
 			return -EPERM;	/* MS-25 / MF-1, before the "unchanged" shortcut */
 		tmp = MIN(v->end, end);
-		if ((v->flags & VM_ACCESS) != newbits) {
-			unsigned flags = (v->flags & ~VM_ACCESS) | newbits;
+		if ((v->flags & (VM_ACCESS | VM_BTI)) != newbits) {
+			unsigned flags = (v->flags & ~(VM_ACCESS | VM_BTI)) | newbits;
 
 			/* HT-7: only a change splits, as in Linux's mprotect_fixup() */
 			if ((v->flags & VM_HUGETLB) && mm_hugetlb_cut_check(mm, MAX(v->start, start), tmp))

@@ -27,6 +27,7 @@
 #define PT_DEVICE  0x010u   /* device memory (nGnRE), never executable */
 #define PT_CONT    0x020u   /* member of a contiguous run */
 #define PT_NG      0x040u   /* not global: tagged with the address space's ASID */
+#define PT_GUARDED 0x080u   /* user code page where indirect branches must land on a BTI (arm64 GP) */
 
 #define PT_KERNEL_RW  (PT_READ | PT_WRITE)
 #define PT_KERNEL_RO  (PT_READ)

@@ -39,6 +39,7 @@ static struct {
 } env;
 
 bool init_on_alloc, init_on_free;
+bool arm64_has_bti;	/* the fake CPU has no FEAT_BTI: PROT_BTI is refused as on MicroBlaze */
 
 static unsigned long page_index(const struct page *pg)
 {

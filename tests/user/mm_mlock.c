@@ -178,8 +178,20 @@ static void test_map_locked(void)
 	tap_ok(madvise(m, PAGE, MADV_DONTNEED_LOCKED) == 0 && m[0] == 0,
 	       "ML-20 MADV_DONTNEED_LOCKED discards it (reads back 0)");
 	tap_ok(madvise(m, 4 * PAGE, MADV_WILLNEED) == 0, "ML-20 other advice is accepted");
+	tap_ok(failed(madvise(m, PAGE, MADV_COLD), EINVAL) && failed(madvise(m, PAGE, MADV_PAGEOUT), EINVAL),
+	       "ML-20 MADV_COLD and MADV_PAGEOUT on locked memory: EINVAL");
 	munmap(m, 4 * PAGE);
 	tap_is_long(vmlck() - before, 0, "ML-15 munmap: VmLck back");
+
+	char *b = hole(6);
+
+	m = b ? anon(b + PAGE, 4 * PAGE, PROT_READ | PROT_WRITE, MAP_FIXED | MAP_LOCKED) : MAP_FAILED;
+	tap_ok(m == b + PAGE, "set-up: four locked pages between holes");
+	if (m == MAP_FAILED)
+		return;
+	tap_ok(failed(madvise(b, 6 * PAGE, MADV_COLD), EINVAL) && failed(madvise(b, 6 * PAGE, MADV_PAGEOUT), EINVAL),
+	       "ML-20 MA-4 over a hole and locked memory: the VMA's EINVAL, not the hole's ENOMEM");
+	munmap(m, 4 * PAGE);
 }
 
 static void test_prot_none(void)

@@ -35,6 +35,7 @@ _Static_assert(MAIR_EL1_BOOT == MAIR_EL1_VALUE, "head.S and asm/pgtable.h disagr
 
 u64 arm64_entry_el;
 bool arm64_has_pan;
+bool arm64_has_bti;
 static phys_addr_t kimage_pa;
 static u64 entry_counter;
 
@@ -92,6 +93,7 @@ void start_kernel(u64 dtb_pa, u64 el, u64 image_pa, u64 counter0)
 	/* User programs use FP/SIMD; the kernel never does (-mgeneral-regs-only). */
 	__asm__ volatile("msr cpacr_el1, %0\n\tisb" :: "r"(3ul << 20));
 	pan_enable();
+	arm64_has_bti = (read_sysreg(id_aa64pfr1_el1) & 0xf) != 0;	/* ID_AA64PFR1_EL1.BT */
 	entry_counter = counter0;
 	pt_init(image_pa, (unsigned long)_text, (u64)(_end - _text));
 	pt_mmu_enabled();

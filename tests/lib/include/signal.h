@@ -63,6 +63,7 @@ typedef void (*sighandler_t)(int);
 #define SI_TKILL   (-6)
 #define SEGV_MAPERR 1
 #define SEGV_ACCERR 2
+#define ILL_ILLOPC 1
 #define BUS_ADRALN 1
 #define BUS_ADRERR 2
 #define CLD_EXITED 1

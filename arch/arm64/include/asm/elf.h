@@ -14,6 +14,8 @@ typedef Elf64_Phdr elf_phdr_t;
 
 #define ELF_PLATFORM	"aarch64"
 #define ELF_HWCAP	((1ul << 0) | (1ul << 1))	/* FP, ASIMD */
+extern bool arm64_has_bti;
+#define ELF_HWCAP2	(arm64_has_bti ? 1ul << 17 : 0)	/* HWCAP2_BTI */
 #define ELF_MINSIGSTKSZ	5120	/* the signal frame with FP/SIMD state, as Linux reports */
 
 #endif

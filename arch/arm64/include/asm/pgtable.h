@@ -55,6 +55,17 @@
 typedef u64 pteval_t;
 
 /*
+ * FEAT_BTI (ID_AA64PFR1_EL1.BT), read once at boot: user pages may then be
+ * guarded (PROT_BTI -> PT_GUARDED -> the descriptor's GP bit), as Linux
+ * allows. Host tests define the flag themselves (false unless a test sets it).
+ */
+extern bool arm64_has_bti;
+static inline bool arch_has_bti(void)
+{
+	return arm64_has_bti;
+}
+
+/*
  * PAGE_SHIFT and PAGE_SIZE come from <asm/memlayout.h>; PT_LEVELS,
  * PT_LAST_LEVEL, PT_BITS_PER_LEVEL, PT_LARGEST_LEAF_LEVEL (the largest
  * block: the linear map's base is aligned to it) from <asm/layout.h>.
@@ -189,6 +200,8 @@ static inline unsigned arch_pte_prot(pteval_t v)
 		prot |= PT_CONT;
 	if (v & PTE_NG)
 		prot |= PT_NG;
+	if (v & PTE_GP)
+		prot |= PT_GUARDED;
 	return prot;
 }
 
@@ -246,6 +259,8 @@ static inline pteval_t arch_pte_mk_leaf(phys_addr_t pa, unsigned prot, int level
 		v |= PTE_USER | PTE_PXN | PTE_NG;
 		if (!(prot & PT_EXEC) || (prot & PT_DEVICE))
 			v |= PTE_UXN;
+		if (prot & PT_GUARDED)
+			v |= PTE_GP;	/* BTI: EL0 indirect branches here must land on a BTI */
 	} else {
 		v |= PTE_UXN;
 		if (!(prot & PT_EXEC) || (prot & PT_DEVICE))
@@ -275,8 +290,8 @@ static inline pteval_t arch_pte_mk_table(phys_addr_t pa, bool user)
  * safe in place are invalid -> anything, anything -> invalid, and a change
  * between two valid leaves with the same output address, the same type
  * (block/page), the same memory type and shareability and the same
- * contiguous bit, where only permissions (AP, PXN, UXN, DBM), AF, software
- * bits, or global -> not-global change. Everything else - a new output
+ * contiguous bit, where only permissions (AP, PXN, UXN, DBM, GP), AF,
+ * software bits, or global -> not-global change. Everything else - a new output
  * address, block <-> table, a memory-type or CONT change, not-global ->
  * global, any change to a table descriptor - needs BBM (Arm ARM RWHZWS).
  * A contiguous run whose entries all pass this changes in place as a whole
@@ -284,7 +299,7 @@ static inline pteval_t arch_pte_mk_table(phys_addr_t pa, bool user)
  */
 static inline bool arch_pte_change_needs_bbm(pteval_t old, pteval_t new, int level)
 {
-	const pteval_t safe = PTE_RDONLY | PTE_USER | PTE_PXN | PTE_UXN | PTE_DBM |
+	const pteval_t safe = PTE_RDONLY | PTE_USER | PTE_PXN | PTE_UXN | PTE_DBM | PTE_GP |
 			      PTE_AF | PTE_NG | PTE_SW_MASK;
 
 	if (!arch_pte_valid(old) || !arch_pte_valid(new))

@@ -20,5 +20,6 @@ typedef Elf32_Phdr elf_phdr_t;
 
 #define ELF_PLATFORM	"microblaze"
 #define ELF_HWCAP	0
+#define ELF_HWCAP2	0
 
 #endif

@@ -26,6 +26,12 @@
 
 typedef u32 pteval_t;
 
+/* Guarded pages (PROT_BTI) are arm64's: mprotect refuses the bit here. */
+static inline bool arch_has_bti(void)
+{
+	return false;
+}
+
 /* PAGE_SHIFT and PAGE_SIZE come from <asm/memlayout.h>. */
 
 #define PT_LEVELS      2

@@ -10,6 +10,7 @@
 #define AT_ENTRY   9
 #define AT_UID     11
 #define AT_HWCAP   16
+#define AT_HWCAP2  26
 #define AT_CLKTCK  17
 #define AT_SECURE  23
 #define AT_RANDOM  25

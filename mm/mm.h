@@ -32,6 +32,9 @@
 #define VM_HUGE_RESV	0x00800000u	/* hugetlb: reserves its pages (no MAP_NORESERVE) */
 #define VM_HUGE_LEVEL_SHIFT 24		/* hugetlb: page-table level of its leaves (2 bits) */
 #define VM_HUGE_LEVEL(l) ((unsigned)(l) << VM_HUGE_LEVEL_SHIFT)
+/* VM_BTI (vma.h)	0x04000000u	   PROT_BTI */
+_Static_assert((VM_HUGE_LEVEL(3) & (VM_HUGE_RESV | VM_BTI | VM_LOCKED_MASK)) == 0,
+	       "VM_HUGE_LEVEL's two bits overlap another VM flag");
 /* VM_LOCKED, VM_LOCKONFAULT (vma.h)	0x10000000u, 0x20000000u */
 
 /* Linux's stack_guard_gap: kept free below a VM_GROWSDOWN VMA (MM-15). */

@@ -1075,3 +1075,27 @@ void tlb_model_check_idle(void)
 		violation(TLBM_SEQUENCE, "%zu TLBI(s) not completed by dsb ish", M.nqueue);
 	M.nqueue = 0;
 }
+
+/* ---- the rendezvous (other CPUs held still) ---- */
+
+static int hold_depth;
+static unsigned long hold_count;
+
+void tlb_model_hold_others(void)
+{
+	if (hold_depth++ == 0)
+		hold_count++;
+}
+
+void tlb_model_release_others(void)
+{
+	if (hold_depth <= 0)
+		fprintf(stderr, "tlb_model: release without a hold\n");
+	else
+		hold_depth--;
+}
+
+unsigned long tlb_model_holds(void)
+{
+	return hold_count;
+}

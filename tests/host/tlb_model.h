@@ -82,6 +82,12 @@ bool tlb_model_access(unsigned long va, u64 *size);
 /* An operation finished: every change must have had its TLBI by now. */
 void tlb_model_check_idle(void);
 
+/* The rendezvous around a kernel break (arch_pt_hold_others): nests. */
+void tlb_model_hold_others(void);
+void tlb_model_release_others(void);
+/* Rendezvous entered (outermost) since the reset. */
+unsigned long tlb_model_holds(void);
+
 /* ---- violations ---- */
 unsigned tlb_model_violations(int kind);
 unsigned tlb_model_total_violations(void);

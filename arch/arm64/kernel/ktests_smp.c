@@ -1,0 +1,346 @@
+/*
+ * ktests_smp.c - in-kernel tests of the secondary CPUs: they all came up,
+ * a call runs on each and completes, spinlocks hold when every CPU hammers
+ * one, each CPU's timer ticks, the rendezvous holds them still, and the
+ * linear map has the shape of its BBML2 mode and splits as that mode says.
+ * With one CPU the cross-CPU points check what one CPU can.
+ */
+#include "ktest.h"
+#include "printk.h"
+#include "arch.h"
+#include "arch_proc.h"
+#include "arch_arm64.h"
+#include "smp.h"
+#include "spinlock.h"
+#include "bbml2.h"
+#include "kernel.h"
+#include "params.h"
+#include "pgtable.h"
+#include "ptdump.h"
+#include "linear_map.h"
+#include "page_alloc.h"
+#include <asm/spinlock.h>
+
+struct call_record {
+	int ran_on;
+	u64 mpidr;
+	u32 token, echo;
+};
+
+static void record_call(void *p)
+{
+	struct call_record *r = p;
+
+	r->ran_on = arch_cpu_id();
+	r->mpidr = read_sysreg(mpidr_el1);
+	r->echo = r->token * 3 + 1;
+}
+
+/* Every CPU the device tree names is online, each knows its own index. */
+KTEST(smp_cpus_online)
+{
+	int n = smp_num_present();
+
+	ktest_ok(smp_num_online() == n, "%d of %d CPUs online", smp_num_online(), n);
+	for (int cpu = 0; cpu < n; cpu++)
+		ktest_ok(smp_cpu_online(cpu), "CPU %d is online", cpu);
+	ktest_ok(!smp_cpu_online(n) && !smp_cpu_online(-1), "no CPU %d, no CPU -1", n);
+	ktest_ok(arch_cpu_id() == 0, "the tests run on CPU 0 (TPIDR_EL1 %d)", arch_cpu_id());
+}
+
+/* A call on each CPU runs there, and its result is visible when it returns. */
+KTEST(smp_call_each_cpu)
+{
+	u64 seen = 0;
+
+	for (int cpu = 0; cpu < smp_num_online(); cpu++) {
+		struct call_record r = { .ran_on = -1, .token = 100u + (u32)cpu };
+		int rc = smp_call_on_cpu(cpu, record_call, &r);
+
+		ktest_ok(rc == 0 && r.ran_on == cpu && r.echo == r.token * 3 + 1,
+			 "call on CPU %d ran on CPU %d (MPIDR 0x%llx), result %u", cpu, r.ran_on,
+			 (unsigned long long)r.mpidr, r.echo);
+		seen |= 1ull << (r.mpidr & 0xff);
+	}
+	ktest_ok(__builtin_popcountll(seen) == smp_num_online(), "%d distinct MPIDRs answered",
+		 __builtin_popcountll(seen));
+	ktest_ok(smp_call_on_cpu(smp_num_online(), record_call, &(struct call_record){ 0 }) == -1,
+		 "a call to an offline CPU is refused");
+}
+
+#define HAMMER_ITERS 20000
+
+static struct spinlock hammer_lock = SPINLOCK_INIT("ktest hammer");
+static u64 hammer_count;
+static u32 hammer_go;
+
+/* Wait for the start signal, then add HAMMER_ITERS to the counter, each
+ * increment a read, a short delay and a write under the lock (a lost
+ * update shows if the lock does not exclude). */
+static void hammer(void *p)
+{
+	bool locked = p != NULL;
+
+	while (!__atomic_load_n(&hammer_go, __ATOMIC_ACQUIRE))
+		;
+	for (int i = 0; i < HAMMER_ITERS; i++) {
+		if (locked)
+			spin_lock(&hammer_lock);
+		u64 v = *(volatile u64 *)&hammer_count;
+		for (int d = 0; d < 8; d++)
+			__asm__ volatile("" ::: "memory");
+		*(volatile u64 *)&hammer_count = v + 1;
+		if (locked)
+			spin_unlock(&hammer_lock);
+	}
+}
+
+/* Run hammer(locked) on every CPU at once; returns the counter. */
+static u64 hammer_all(bool locked)
+{
+	int n = smp_num_online();
+
+	hammer_count = 0;
+	__atomic_store_n(&hammer_go, 0, __ATOMIC_RELEASE);
+	for (int cpu = 1; cpu < n; cpu++)
+		smp_call_start(cpu, hammer, locked ? (void *)1 : NULL);
+	__atomic_store_n(&hammer_go, 1, __ATOMIC_RELEASE);
+	hammer(locked ? (void *)1 : NULL);
+	for (int cpu = 1; cpu < n; cpu++)
+		smp_call_wait(cpu);
+	return hammer_count;
+}
+
+/* Every CPU increments one counter under one spinlock: nothing is lost. */
+KTEST(smp_spinlock_contention)
+{
+	int n = smp_num_online();
+	u64 want = (u64)n * HAMMER_ITERS, got, unlocked;
+
+	got = hammer_all(true);
+	ktest_ok(got == want, "%d CPUs x %d locked increments: counter %llu (want %llu), %s atomics",
+		 n, HAMMER_ITERS, (unsigned long long)got, (unsigned long long)want,
+		 arm64_has_lse ? "LSE" : "LL/SC");
+	ktest_ok(!spin_is_locked(&hammer_lock) && hammer_lock.owner == -1, "the lock is free afterwards");
+	/* The same without the lock, for contrast: updates may be lost. */
+	unlocked = hammer_all(false);
+	printk("# without the lock the counter reached %llu of %llu (%llu updates lost)\n",
+	       (unsigned long long)unlocked, (unsigned long long)want,
+	       (unsigned long long)(want - unlocked));
+}
+
+/* Each CPU's own timer delivers ticks. */
+KTEST(smp_timer_each_cpu)
+{
+	int n = smp_num_online();
+	u64 before[NR_CPUS], t0;
+
+	for (int cpu = 0; cpu < n; cpu++)
+		before[cpu] = arch_timer_cpu_ticks(cpu);
+	arch_irq_enable();
+	t0 = arch_time_ns();
+	while (arch_time_ns() - t0 < 60 * 1000000ull)
+		arch_wait_for_interrupt();
+	arch_irq_disable();
+	for (int cpu = 0; cpu < n; cpu++)
+		ktest_ok(arch_timer_cpu_ticks(cpu) > before[cpu], "CPU %d's timer ticked (%llu -> %llu)", cpu,
+			 (unsigned long long)before[cpu], (unsigned long long)arch_timer_cpu_ticks(cpu));
+}
+
+/* While held, the other CPUs take no interrupt (their tick stops); once
+ * released they run on; the hold nests. */
+KTEST(smp_rendezvous_holds)
+{
+	int n = smp_num_online();
+	u64 before[NR_CPUS], during[NR_CPUS], t0, holds = smp_hold_count();
+	bool still = true, moved = true;
+
+	smp_hold_others();
+	smp_hold_others();	/* nested: no second rendezvous */
+	ktest_ok(smp_others_held(), "the others are held (nested twice)");
+	for (int cpu = 1; cpu < n; cpu++)
+		before[cpu] = arch_timer_cpu_ticks(cpu);
+	t0 = arch_time_ns();
+	while (arch_time_ns() - t0 < 40 * 1000000ull)
+		;
+	for (int cpu = 1; cpu < n; cpu++) {
+		during[cpu] = arch_timer_cpu_ticks(cpu);
+		still &= during[cpu] == before[cpu];
+	}
+	smp_release_others();
+	ktest_ok(smp_others_held(), "still held after the inner release");
+	smp_release_others();
+	ktest_ok(!smp_others_held() && smp_hold_count() == holds + 1,
+		 "released; one rendezvous made (%llu -> %llu)", (unsigned long long)holds,
+		 (unsigned long long)smp_hold_count());
+	ktest_ok(still, "no held CPU took its timer interrupt for 40 ms");
+	arch_irq_enable();
+	t0 = arch_time_ns();
+	while (arch_time_ns() - t0 < 40 * 1000000ull)
+		arch_wait_for_interrupt();
+	arch_irq_disable();
+	for (int cpu = 1; cpu < n; cpu++)
+		moved &= arch_timer_cpu_ticks(cpu) > during[cpu];
+	ktest_ok(moved, "after the release every CPU's timer ticks again");
+}
+
+/* Writable blocks (leaves above the last level) and contiguous runs of the linear map. */
+static u64 writable_blocks(const struct pt_space *ks, u64 *blocks)
+{
+	u64 wr = 0;
+
+	*blocks = 0;
+	for (unsigned long va = PAGE_OFFSET; va < linear_map_end();) {
+		struct pt_cursor c;
+
+		pt_walk(ks, va, PT_LAST_LEVEL, false, &c);
+		if (arch_pte_valid(c.val) && (c.level < PT_LAST_LEVEL || arch_pte_is_cont(c.val))) {
+			(*blocks)++;
+			if (arch_pte_prot(c.val) & PT_WRITE)
+				wr++;
+		}
+		va = c.va + pt_level_size(c.level);
+	}
+	return wr;
+}
+
+/* The linear map has the shape of the BBML2 mode this boot is in. */
+KTEST(bbml2_mode_shape)
+{
+	u64 blocks, wr = writable_blocks(arch_kernel_space(), &blocks);
+	const struct bbml2_repaint_stats *r = bbml2_repaint_stats();
+	bool all = true;
+
+	for (int cpu = 0; cpu < smp_num_online(); cpu++)
+		all &= cpu == 0 ? true : arm64_cpu_caps(cpu)->bbml2;
+	if (opt_rodata != RODATA_FULL) {
+		ktest_ok(true, "# SKIP rodata is not full: the modes do not apply");
+		return;
+	}
+	if (pt_bbml2) {
+		ktest_ok(all, "mode 1: every CPU has BBML2");
+		ktest_ok(opt_linear_map != LINEAR_MAP_BLOCK || wr > 0,
+			 "mode 1: %llu writable blocks and runs in the linear map", (unsigned long long)wr);
+	} else {
+		ktest_ok(wr == 0 && blocks == 0, "mode %d: no block or run in the linear map (%llu, %llu writable)",
+			 r->done ? 3 : 2, (unsigned long long)blocks, (unsigned long long)wr);
+		if (r->done)
+			ktest_ok(r->splits > 0, "mode 3: the repaint split %llu blocks, unfolded %llu runs in %llu us",
+				 (unsigned long long)r->splits, (unsigned long long)r->unfolds,
+				 (unsigned long long)(r->ns / 1000));
+	}
+}
+
+struct reader {
+	unsigned long va;
+	u64 size;
+	u32 stop;
+	u64 reads;
+	u64 sum;
+};
+
+/* Read the block over and over until told to stop, serving IPIs (a
+ * rendezvous) between rounds; a fault here would panic the kernel. */
+static void read_block(void *p)
+{
+	struct reader *r = p;
+
+	while (!__atomic_load_n(&r->stop, __ATOMIC_ACQUIRE)) {
+		for (u64 off = 0; off < r->size; off += PAGE_SIZE)
+			r->sum += *(volatile u64 *)(r->va + off);
+		r->reads++;
+		smp_poll();
+	}
+}
+
+/*
+ * set_memory_ro on one page inside a 2 MiB block while every other CPU
+ * reads the whole block: with BBML2 the block becomes a table live, no
+ * break and no rendezvous; without it the split breaks the block with the
+ * readers held. Either way no reader faults and the readers keep reading.
+ */
+/* A free 2^order-page block mapped by one linear-map leaf (a block or a
+ * contiguous run), or NULL: earlier tests split some, so try several. */
+static struct page *alloc_mapped_block(unsigned order)
+{
+	for (int pass = 0; pass < 2; pass++) {	/* a block first, else a contiguous run */
+		struct page *tried[32], *pg = NULL;
+		int n = 0;
+
+		while (n < (int)ARRAY_SIZE(tried) && (pg = alloc_pages(0, order))) {
+			struct pt_cursor c;
+
+			pt_walk(arch_kernel_space(), (unsigned long)page_address(pg), PT_LAST_LEVEL, false, &c);
+			if (c.level < PT_LAST_LEVEL || (pass == 1 && arch_pte_is_cont(c.val)))
+				break;
+			tried[n++] = pg;
+			pg = NULL;
+		}
+		while (n--)
+			free_pages(tried[n], order);
+		if (pg)
+			return pg;
+	}
+	return NULL;
+}
+
+KTEST(bbml2_split_live)
+{
+	unsigned order = 9;	/* 2 MiB with 4K pages */
+	struct page *pg = PAGE_SIZE == 4096 ? alloc_mapped_block(order) : NULL;
+	struct reader rd[NR_CPUS];
+	int n = smp_num_online();
+	u64 bbm0, inp0, bbm1, inp1, holds0;
+	struct pt_cursor c;
+	unsigned long va;
+	int rc;
+
+	if (!pg) {
+		ktest_ok(true, "# SKIP needs 4K pages and a free 2 MiB block mapped by one leaf");
+		if (pg)
+			free_pages(pg, order);
+		return;
+	}
+	va = (unsigned long)page_address(pg);
+	pt_walk(arch_kernel_space(), va, PT_LAST_LEVEL, false, &c);
+	if (c.level == PT_LAST_LEVEL && !arch_pte_is_cont(c.val)) {
+		ktest_ok(true, "# SKIP the block is mapped by pages already (no block to split)");
+		free_pages(pg, order);
+		return;
+	}
+	for (int cpu = 1; cpu < n; cpu++) {
+		rd[cpu] = (struct reader){ .va = va, .size = (u64)PAGE_SIZE << order };
+		smp_call_start(cpu, read_block, &rd[cpu]);
+	}
+	for (int cpu = 1; cpu < n; cpu++)	/* every reader has started */
+		while (!__atomic_load_n(&rd[cpu].reads, __ATOMIC_ACQUIRE))
+			;
+	pte_update_counts(&bbm0, &inp0);
+	holds0 = smp_hold_count();
+	rc = set_memory_ro(va + 5 * PAGE_SIZE, 1);
+	pte_update_counts(&bbm1, &inp1);
+	u64 holds = smp_hold_count() - holds0;
+	for (int cpu = 1; cpu < n; cpu++) {
+		u64 r0 = __atomic_load_n(&rd[cpu].reads, __ATOMIC_ACQUIRE);
+
+		while (__atomic_load_n(&rd[cpu].reads, __ATOMIC_ACQUIRE) < r0 + 2)
+			;
+		__atomic_store_n(&rd[cpu].stop, 1, __ATOMIC_RELEASE);
+		smp_call_wait(cpu);
+	}
+	ktest_ok(rc == 0, "set_memory_ro on a page inside the level-%d leaf at 0x%lx", c.level, va);
+	if (pt_bbml2)
+		ktest_ok(bbm1 == bbm0 && holds == 0,
+			 "BBML2: split live, %llu break(s), %llu rendezvous, %llu in-place updates",
+			 (unsigned long long)(bbm1 - bbm0), (unsigned long long)holds,
+			 (unsigned long long)(inp1 - inp0));
+	else
+		ktest_ok(bbm1 > bbm0 && (n == 1 || holds == bbm1 - bbm0),
+			 "no BBML2: %llu break(s), each with the other CPUs held (%llu rendezvous)",
+			 (unsigned long long)(bbm1 - bbm0), (unsigned long long)holds);
+	for (int cpu = 1; cpu < n; cpu++)
+		ktest_ok(rd[cpu].reads >= 2, "CPU %d read the block %llu times without a fault", cpu,
+			 (unsigned long long)rd[cpu].reads);
+	set_memory_rw(va + 5 * PAGE_SIZE, 1);
+	free_pages(pg, order);
+}

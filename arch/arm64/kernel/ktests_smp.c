@@ -263,7 +263,7 @@ static void read_block(void *p)
  * contiguous run), or NULL: earlier tests split some, so try several. */
 static struct page *alloc_mapped_block(unsigned order)
 {
-	for (int pass = 0; pass < 2; pass++) {	/* a block first, else a contiguous run */
+	for (int pass = 0; pass < 2; pass++) {	/* a lone block first, else any run */
 		struct page *tried[32], *pg = NULL;
 		int n = 0;
 
@@ -271,7 +271,8 @@ static struct page *alloc_mapped_block(unsigned order)
 			struct pt_cursor c;
 
 			pt_walk(arch_kernel_space(), (unsigned long)page_address(pg), PT_LAST_LEVEL, false, &c);
-			if (c.level < PT_LAST_LEVEL || (pass == 1 && arch_pte_is_cont(c.val)))
+			if ((c.level < PT_LAST_LEVEL && !arch_pte_is_cont(c.val)) ||
+			    (pass == 1 && (c.level < PT_LAST_LEVEL || arch_pte_is_cont(c.val))))
 				break;
 			tried[n++] = pg;
 			pg = NULL;
@@ -343,4 +344,92 @@ KTEST(bbml2_split_live)
 			 (unsigned long long)rd[cpu].reads);
 	set_memory_rw(va + 5 * PAGE_SIZE, 1);
 	free_pages(pg, order);
+}
+
+/* A block leaf (above the last level) mapping a free 2 MiB block, or NULL. */
+static struct page *alloc_block_leaf(struct pt_cursor *c)
+{
+	struct page *pg = alloc_mapped_block(9);
+
+	if (!pg)
+		return NULL;
+	pt_walk(arch_kernel_space(), (unsigned long)page_address(pg), PT_LAST_LEVEL, false, c);
+	if (c->level < PT_LAST_LEVEL && !arch_pte_is_cont(c->val))
+		return pg;
+	free_pages(pg, 9);
+	return NULL;
+}
+
+/* An unlinked table of next-level leaves mapping exactly what block c maps. */
+static phys_addr_t identical_table(const struct pt_cursor *c)
+{
+	const struct pt_space *ks = arch_kernel_space();
+	phys_addr_t t = pxd_alloc(ks, c->level + 1);
+	u64 size = pt_level_size(c->level + 1);
+	unsigned prot = arch_pte_prot(c->val) & ~PT_CONT;
+	pteval_t *p;
+
+	if (!t)
+		return 0;
+	p = pt_page_va(t, c->level + 1);
+	for (unsigned long i = 0; i < arch_pt_entries(c->level + 1); i++)
+		pt_write_new(&p[i], arch_pte_mk_leaf(arch_pte_pa(c->val) + i * size, prot, c->level + 1));
+	return t;
+}
+
+/*
+ * With BBML2 the choke point accepts a live block -> table of identical
+ * leaves in place (pte_update_inplace's checker agrees), and a table whose
+ * leaves differ from the block is still refused as a size change.
+ */
+KTEST(bbml2_inplace_split)
+{
+	struct pt_cursor c, after;
+	struct page *pg;
+	phys_addr_t t;
+	u64 bbm0, inp0, bbm1, inp1;
+
+	if (!pt_bbml2 || !(pg = alloc_block_leaf(&c))) {
+		ktest_ok(true, "# SKIP needs BBML2 and a block leaf in the linear map");
+		return;
+	}
+	t = identical_table(&c);
+	ktest_ok(t != 0, "a table of identical level-%d leaves for the block at 0x%lx", c.level + 1, c.va);
+	if (!t) {
+		free_pages(pg, 9);
+		return;
+	}
+	ktest_ok(pte_bbml2_size_change(c.val, arch_pte_mk_table(t, false), c.level),
+		 "the rule calls block -> identical table a BBML2 size change");
+	ktest_ok(!pte_bbml2_size_change(c.val, arch_pte_oa_add(c.val, pt_level_size(c.level)), c.level),
+		 "and a new output address not");
+	pte_update_counts(&bbm0, &inp0);
+	pte_update_inplace(arch_kernel_space(), c.ptep, c.val, arch_pte_mk_table(t, false), c.va, c.level);
+	pte_update_counts(&bbm1, &inp1);
+	pt_walk(arch_kernel_space(), c.va, PT_LAST_LEVEL, false, &after);
+	ktest_ok(bbm1 == bbm0 && inp1 == inp0 + 1 && after.level == c.level + 1 &&
+		 arch_pte_pa(after.val) == arch_pte_pa(c.val),
+		 "pte_update_inplace made the split live: level-%d leaf now, %llu break(s)", after.level,
+		 (unsigned long long)(bbm1 - bbm0));
+	linear_map_merge(c.va);
+	free_pages(pg, 9);
+}
+
+/*
+ * The checker without BBML2: the same in-place split must panic, naming
+ * old, new, VA and level. Boot with ktest=bbml2_checker and a linear map
+ * that keeps blocks without BBML2 (bbml2=none rodata=on).
+ */
+KTEST_PANICS(bbml2_checker)
+{
+	struct pt_cursor c;
+	struct page *pg;
+	phys_addr_t t;
+
+	if (pt_bbml2 || !(pg = alloc_block_leaf(&c)) || !(t = identical_table(&c))) {
+		ktest_ok(false, "needs no BBML2 and a block leaf (boot with bbml2=none rodata=on)");
+		return;
+	}
+	ktest_expect_panic("a live block -> identical table in place without BBML2 is refused");
+	pte_update_inplace(arch_kernel_space(), c.ptep, c.val, arch_pte_mk_table(t, false), c.va, c.level);
 }

@@ -90,10 +90,17 @@ bool pte_bbml2_size_change(pteval_t old, pteval_t new, int level)
 	/* A table of next-level leaves, entry i mapping old's output + i * size. */
 	t = pt_page_va(arch_pte_pa(new), level + 1);
 	size = pt_level_size(level + 1);
-	for (unsigned long i = 0; i < arch_pt_entries(level + 1); i++) {
+	pteval_t first = arch_pte_read(t);
+
+	if (!same_leaf(first, level + 1, old, level))
+		return false;
+	for (unsigned long i = 1; i < arch_pt_entries(level + 1); i++) {
 		pteval_t e = arch_pte_read(t + i);
 
-		if (!same_leaf(e, level + 1, arch_pte_oa_add(old, i * size), level))
+		/* Cheap when the entry is the first one moved on (the usual
+		 * case); else decode it. */
+		if (e != arch_pte_oa_add(first, i * size) &&
+		    !same_leaf(e, level + 1, arch_pte_oa_add(old, i * size), level))
 			return false;
 	}
 	return true;

@@ -21,6 +21,15 @@
 #include "page_alloc.h"
 #include <asm/spinlock.h>
 
+/* The level of the linear-map leaf mapping va. */
+static int leaf_level_of(unsigned long va)
+{
+	struct pt_cursor c;
+
+	pt_walk(arch_kernel_space(), va, PT_LAST_LEVEL, false, &c);
+	return c.level;
+}
+
 struct call_record {
 	int ran_on;
 	u64 mpidr;
@@ -432,4 +441,94 @@ KTEST_PANICS(bbml2_checker)
 	}
 	ktest_expect_panic("a live block -> identical table in place without BBML2 is refused");
 	pte_update_inplace(arch_kernel_space(), c.ptep, c.val, arch_pte_mk_table(t, false), c.va, c.level);
+}
+
+/* ---- figures for `make bench` (guest instructions under -icount shift=0) ---- */
+
+static void nop_call(void *unused)
+{
+	(void)unused;
+}
+
+/* set_memory_ro on one page inside the 1 GiB leaf at va, timed; then put
+ * the block back (rw, merged) so the next measurement starts the same. */
+static u64 time_split_1g(unsigned long va, u64 *breaks)
+{
+	u64 bbm0, inp0, bbm1, inp1, t0, t;
+
+	pte_update_counts(&bbm0, &inp0);
+	t0 = arch_time_ns();
+	set_memory_ro(va + 7 * PAGE_SIZE, 1);
+	t = arch_time_ns() - t0;
+	pte_update_counts(&bbm1, &inp1);
+	*breaks = bbm1 - bbm0;
+	set_memory_rw(va + 7 * PAGE_SIZE, 1);
+	linear_map_merge(va + 7 * PAGE_SIZE);
+	return t;
+}
+
+/*
+ * Not a check: prints "bench: key value" lines for tools/bench.sh. The
+ * times are guest nanoseconds, one instruction each under -icount shift=0
+ * (all CPUs' instructions count, the waiting ones' spinning included).
+ */
+KTEST(smp_bench)
+{
+	int n = smp_num_online(), reps = 64;
+	const struct bbml2_repaint_stats *r = bbml2_repaint_stats();
+	struct page *g = PAGE_SIZE == 4096 ? alloc_pages(0, 18) : NULL;	/* 1 GiB */
+	u64 t0, breaks;
+
+	printk("bench: smp_cpus %d\n", n);
+	if (r->done)
+		printk("bench: repaint_linear_map_ns %llu\nbench: repaint_blocks_split %llu\n",
+		       (unsigned long long)r->ns, (unsigned long long)r->splits);
+	if (g && leaf_level_of((unsigned long)page_address(g)) == 1) {
+		unsigned long va = (unsigned long)page_address(g);
+		bool saved = pt_bbml2;
+
+		if (saved) {
+			u64 t = time_split_1g(va, &breaks);	/* warm-up: first table allocations */
+
+			t = time_split_1g(va, &breaks);
+
+			printk("bench: set_memory_ro_in_1g_bbml2 %llu\nbench: set_memory_ro_in_1g_bbml2_breaks %llu\n",
+			       (unsigned long long)t, (unsigned long long)breaks);
+		}
+		pt_bbml2 = false;	/* always safe: every split breaks, the others held */
+		u64 t = time_split_1g(va, &breaks);
+
+		t = time_split_1g(va, &breaks);
+		pt_bbml2 = saved;
+		printk("bench: set_memory_ro_in_1g_nobbml2 %llu\nbench: set_memory_ro_in_1g_nobbml2_breaks %llu\n",
+		       (unsigned long long)t, (unsigned long long)breaks);
+		/* A page already split: an in-place permission change, one broadcast TLBI. */
+		set_memory_ro(va, 1);
+		set_memory_rw(va, 1);
+		t0 = arch_time_ns();
+		for (int i = 0; i < reps; i++) {
+			set_memory_ro(va, 1);
+			set_memory_rw(va, 1);
+		}
+		printk("bench: set_memory_page_tlbi_is %llu\n",
+		       (unsigned long long)((arch_time_ns() - t0) / (2 * (u64)reps)));
+		linear_map_merge(va);
+	} else {
+		printk("# smp_bench: no free 1 GiB leaf (MEM=4G and a linear map with blocks needed)\n");
+	}
+	if (g)
+		free_pages(g, 18);
+	if (n > 1) {
+		t0 = arch_time_ns();
+		for (int i = 0; i < reps; i++)
+			smp_call_on_cpu(1, nop_call, NULL);
+		printk("bench: ipi_call_roundtrip %llu\n", (unsigned long long)((arch_time_ns() - t0) / reps));
+		t0 = arch_time_ns();
+		for (int i = 0; i < reps; i++) {
+			smp_hold_others();
+			smp_release_others();
+		}
+		printk("bench: rendezvous_hold_release %llu\n", (unsigned long long)((arch_time_ns() - t0) / reps));
+	}
+	ktest_ok(n >= 1, "figures printed for %d CPU(s)", n);
 }

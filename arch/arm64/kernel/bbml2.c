@@ -18,7 +18,8 @@
  * parts whose implementers state they never raise that abort. The kernel
  * could not take a conflict abort everywhere it may split (the abort could
  * hit the very mapping its handler needs), so the ID field alone is not
- * enough. Linux keeps such a list too; ours names whole parts.
+ * enough. Linux keeps such a list too (and in some versions trusts the list
+ * alone, ignoring the ID field); we require both.
  *
  * bbml2=all|none|secondary-lacks force each mode, since QEMU's CPUs of one
  * boot are all alike.
@@ -38,29 +39,40 @@
 
 #define MIDR_IMPL(m)	(((m) >> 24) & 0xff)
 #define MIDR_PART(m)	(((m) >> 4) & 0xfff)
+#define MIDR_VARIANT(m)	(((m) >> 20) & 0xf)
+#define MIDR_REVISION(m) ((m) & 0xf)
 #define MMFR2_BBM(r)	(((r) >> 52) & 0xf)
 #define ISAR0_ATOMIC(r)	(((r) >> 20) & 0xf)
 
 /*
- * Parts known never to raise a TLB conflict abort on a BBML2 size change
- * (implementer, part number; every variant and revision):
- *   Arm Cortex-X4, Neoverse-V3, Neoverse-N3 and Ampere's AmpereOne parts,
- *   the parts Linux lists (it limits some of them to revision ranges);
+ * Parts known never to raise a TLB conflict abort on a BBML2 size change:
+ * implementer, part number, and where only some revisions qualify, the
+ * variant and the lowest revision (rNpM: variant N, revision M):
+ *   Arm Cortex-X4 r0p3 on, Neoverse-V3 and V3AE r0p2 on (earlier ones may
+ *   raise the abort), Ampere's AmpereOne and AmpereOne A (all), the parts
+ *   Linux's allow-list names (Linux also lists an NVIDIA part we leave out);
  *   QEMU's "max" CPU (implementer 0, part 0x051). QEMU implements no TLB
- *   conflict abort at all: its software TLB holds one translation per page
- *   and per translation regime, filled by a fresh walk of the tables as
- *   they are, and a TLBI drops entries on every vCPU it reaches. Two
- *   translations of different sizes for one address can never meet there,
- *   so the abort cannot happen, and "max" reports BBM level 2.
+ *   conflict abort at all: its software TLB caches one entry per page-sized
+ *   piece of an address and translation regime, whatever the size of the
+ *   leaf it came from, filled by a walk of the tables as they are on a
+ *   miss, and a broadcast TLBI drops entries on every vCPU. Two entries for
+ *   one address never coexist there, so nothing can conflict, and "max"
+ *   reports BBM level 2.
  * Cortex-A72 and A53 report BBM level 0: they never qualify.
  */
-static const struct { u8 impl; u16 part; const char *name; } noabort_parts[] = {
-	{ 0x41, 0xd82, "Cortex-X4" },
-	{ 0x41, 0xd84, "Neoverse-V3" },
-	{ 0x41, 0xd8e, "Neoverse-N3" },
-	{ 0xc0, 0xac3, "AmpereOne" },
-	{ 0xc0, 0xac4, "AmpereOne AC04" },
-	{ 0x00, 0x051, "QEMU max" },
+static const struct {
+	u8 impl;
+	u16 part;
+	int variant;	/* -1: any */
+	u8 rev_min;
+	const char *name;
+} noabort_parts[] = {
+	{ 0x41, 0xd82, 0, 3, "Cortex-X4" },
+	{ 0x41, 0xd84, 0, 2, "Neoverse-V3" },
+	{ 0x41, 0xd83, 0, 2, "Neoverse-V3AE" },
+	{ 0xc0, 0xac3, -1, 0, "AmpereOne" },
+	{ 0xc0, 0xac4, -1, 0, "AmpereOne A" },
+	{ 0x00, 0x051, -1, 0, "QEMU max" },
 };
 
 static struct bbml2_repaint_stats repaint;
@@ -69,9 +81,15 @@ bool bbml2_noabort(u64 midr, u64 mmfr2)
 {
 	if (MMFR2_BBM(mmfr2) < 2)
 		return false;
-	for (unsigned i = 0; i < sizeof(noabort_parts) / sizeof(noabort_parts[0]); i++)
-		if (MIDR_IMPL(midr) == noabort_parts[i].impl && MIDR_PART(midr) == noabort_parts[i].part)
-			return true;
+	for (unsigned i = 0; i < sizeof(noabort_parts) / sizeof(noabort_parts[0]); i++) {
+		if (MIDR_IMPL(midr) != noabort_parts[i].impl || MIDR_PART(midr) != noabort_parts[i].part)
+			continue;
+		if (noabort_parts[i].variant >= 0 &&
+		    (MIDR_VARIANT(midr) != (u64)noabort_parts[i].variant ||
+		     MIDR_REVISION(midr) < noabort_parts[i].rev_min))
+			continue;
+		return true;
+	}
 	return false;
 }
 

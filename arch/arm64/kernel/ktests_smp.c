@@ -532,3 +532,20 @@ KTEST(smp_bench)
 	}
 	ktest_ok(n >= 1, "figures printed for %d CPU(s)", n);
 }
+
+/* The per-CPU rule: BBM level >= 2 and a MIDR on the list (with its revisions). */
+KTEST(bbml2_allow_list)
+{
+	const u64 bbm2 = 2ull << 52, bbm1 = 1ull << 52;
+
+	ktest_ok(bbml2_noabort(0x000f0510, bbm2), "QEMU max with BBM level 2 qualifies");
+	ktest_ok(!bbml2_noabort(0x000f0510, bbm1), "QEMU max with BBM level 1 does not");
+	ktest_ok(!bbml2_noabort(0x410fd083, bbm2), "Cortex-A72 (0xd08) is not on the list");
+	ktest_ok(bbml2_noabort(0x410fd823, bbm2) && !bbml2_noabort(0x410fd822, bbm2),
+		 "Cortex-X4: r0p3 qualifies, r0p2 does not");
+	ktest_ok(bbml2_noabort(0x410fd842, bbm2) && !bbml2_noabort(0x410fd841, bbm2),
+		 "Neoverse-V3: r0p2 qualifies, r0p1 does not");
+	ktest_ok(bbml2_noabort(0xc00fac30, bbm2), "AmpereOne qualifies");
+	ktest_ok(bbml2_noabort(read_sysreg(midr_el1), read_sysreg(id_aa64mmfr2_el1)) ==
+		 arm64_cpu_caps(0)->bbml2_hw, "this CPU's recorded verdict matches the rule");
+}

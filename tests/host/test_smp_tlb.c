@@ -151,6 +151,26 @@ static void test_model_per_cpu_tlbs(void)
 	tap_ok(tlb_model_total_violations() == 0, "model: no violation (%s)", tlb_model_last_violation());
 }
 
+/* A walk on CPU 1 while CPU 0 is in the middle of a break: both the unheld
+ * break and CPU 1's access to the invalid range are reported. */
+static void test_walk_mid_sequence(void)
+{
+	unsigned long va = lm(RAM_BASE + 1 * GiB);
+	struct pt_cursor c;
+
+	boot(4 * GiB, LINEAR_MAP_BLOCK, 2, false);
+	pt_walk(&kspace, va, PT_LAST_LEVEL, false, &c);
+	arch_pte_write(c.ptep, 0);			/* break, CPU 1 not held */
+	arch_dsb_ishst();
+	unsigned hidden = tlb_model_violations(TLBM_HIDDEN);
+	tlb_model_set_cpu(1);
+	tlb_model_access(va + 5 * MiB, NULL);		/* CPU 1 walks into the range */
+	tlb_model_set_cpu(0);
+	tap_ok(hidden == 1 && tlb_model_violations(TLBM_HIDDEN) == 2,
+	       "model: an unheld break and CPU 1's walk into it mid-sequence are both caught (%s)",
+	       tlb_model_last_violation());
+}
+
 /* Mode 1: the split is live, with CPU 1 holding the 1G block in its TLB. */
 static void test_bbml2_live_split(void)
 {
@@ -263,6 +283,7 @@ int main(void)
 {
 #if PAGE_SHIFT == 12 && VA_BITS == 48
 	test_model_per_cpu_tlbs();
+	test_walk_mid_sequence();
 	test_bbml2_live_split();
 	test_split_without_bbm_under_none();
 	test_split_with_bbm_held();

@@ -18,6 +18,7 @@
 #include "arch_arm64.h"
 #include "ktime.h"
 #include "irq.h"
+#include "arch_proc.h"
 
 #define CNTV_CTL_ENABLE		(1ul << 0)
 #define CNTV_CTL_IMASK		(1ul << 1)
@@ -29,7 +30,8 @@
 
 static struct tick_source arch_tick = { .name = "arm-arch-timer (virtual)", .hwirq = -1 };
 static u64 period;	/* counter ticks per jiffy */
-static u64 deadline;	/* counter value the armed tick is due at */
+static u64 deadline[NR_CPUS];	/* counter value each CPU's armed tick is due at */
+static u64 cpu_ticks[NR_CPUS];	/* ticks each CPU's timer delivered */
 
 /* The ISB keeps the counter read from being taken early (out of order). */
 static u64 read_counter(void)
@@ -62,15 +64,37 @@ static void deliver_ticks(u64 n)
  * ones) is due. A call with ISTATUS clear is a stale signal: ignore it. */
 static void arch_timer_irq(void *arg)
 {
+	int cpu = arch_cpu_id();
 	u64 missed;
 
 	(void)arg;
 	if (!(read_sysreg(cntv_ctl_el0) & CNTV_CTL_ISTATUS))
 		return;
-	missed = (read_counter() - deadline) / period;
-	deadline += (missed + 1) * period;
-	arm_deadline(deadline);
-	deliver_ticks(missed + 1);
+	missed = (read_counter() - deadline[cpu]) / period;
+	deadline[cpu] += (missed + 1) * period;
+	arm_deadline(deadline[cpu]);
+	cpu_ticks[cpu] += missed + 1;
+	if (cpu == 0)
+		deliver_ticks(missed + 1);
+}
+
+/* Start this (secondary) CPU's tick: its PPI enabled, its first deadline
+ * one period from now. Interrupts stay masked at the CPU. */
+void arch_timer_start_this_cpu(void)
+{
+	int cpu = arch_cpu_id();
+
+	if (arch_tick.hwirq < 0)
+		return;
+	write_sysreg(cntv_ctl_el0, CNTV_CTL_IMASK);
+	irq_enable_local((unsigned)arch_tick.hwirq);
+	deadline[cpu] = read_counter() + period;
+	arm_deadline(deadline[cpu]);
+}
+
+u64 arch_timer_cpu_ticks(int cpu)
+{
+	return cpu >= 0 && cpu < NR_CPUS ? *(volatile u64 *)&cpu_ticks[cpu] : 0;
 }
 
 /* The counter frequency: DT clock-frequency, else CNTFRQ_EL0. */
@@ -109,8 +133,8 @@ static int arch_timer_probe(const struct fdt *fdt, int node)
 	arch_tick.hwirq = hwirq;
 	arch_tick.freq = freq;
 	time_register_tick_source(&arch_tick);
-	deadline = read_counter() + period;
-	arm_deadline(deadline);
+	deadline[0] = read_counter() + period;
+	arm_deadline(deadline[0]);
 	return 0;
 }
 

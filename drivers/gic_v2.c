@@ -13,10 +13,17 @@
  * works in both cases (the same choice Linux makes).
  *
  * hwirq = INTID: SGI 0-15, PPI 16-31, SPI 32 and up.
+ *
+ * Several CPUs: the GICC frame and the distributor's registers for
+ * INTIDs 0-31 (enables, priorities) are banked, each CPU sees its own at
+ * the same addresses. Each CPU's interface number (the bit GICD_ITARGETSR0
+ * reads as, for that CPU) is recorded by its init and names it in
+ * GICD_SGIR. SPIs are routed to the boot CPU only.
  */
 #include "driver.h"
 #include "printk.h"
 #include "gic.h"
+#include "arch_proc.h"
 
 #define GICD_CTLR		0x000
 #define GICD_TYPER		0x004
@@ -44,7 +51,8 @@
 
 struct gicv2 {
 	volatile u8 *dist, *cpu;
-	u32 last_iar;	/* the last acknowledged IAR value (an SGI's EOI needs its CPU id) */
+	u32 last_iar[NR_CPUS];	/* each CPU's last IAR value (an SGI's EOI needs its source CPU) */
+	u8 target[NR_CPUS];	/* each CPU's interface bit, as GICD_ITARGETSR0 reads on it */
 };
 
 static struct gicv2 gic;
@@ -87,15 +95,17 @@ static int gicv2_ack(const struct irq_chip *chip)
 	(void)chip;
 	if ((iar & 0x3ff) >= GIC_SPURIOUS)
 		return -1;
-	gic.last_iar = iar;
+	gic.last_iar[arch_cpu_id()] = iar;
 	return (int)(iar & 0x3ff);
 }
 
 /* EOIR takes the IAR value as read (for an SGI it includes the source CPU). */
 static void gicv2_eoi(const struct irq_chip *chip, unsigned hwirq)
 {
+	u32 last = gic.last_iar[arch_cpu_id()];
+
 	(void)chip;
-	*gicc(GICC_EOIR) = (gic.last_iar & 0x3ff) == hwirq ? gic.last_iar : hwirq;
+	*gicc(GICC_EOIR) = (last & 0x3ff) == hwirq ? last : hwirq;
 }
 
 /* An SGI to this CPU, or the pending bit of a PPI/SPI. */
@@ -106,6 +116,16 @@ static void gicv2_raise(const struct irq_chip *chip, unsigned hwirq)
 		*gicd(GICD_SGIR) = GICD_SGIR_SELF | hwirq;
 	else
 		gicd_set_bit(GICD_ISPENDR, hwirq);
+}
+
+/* SGI sgi to CPU index cpu (TargetListFilter 0: the listed interfaces).
+ * The DSB makes our earlier stores visible before the target can run its
+ * handler. */
+static void gicv2_send_sgi(const struct irq_chip *chip, int cpu, unsigned sgi)
+{
+	(void)chip;
+	__asm__ volatile("dsb ish" ::: "memory");
+	*gicd(GICD_SGIR) = (u32)gic.target[cpu] << 16 | (sgi & 0xf);
 }
 
 /*
@@ -132,12 +152,27 @@ static void gicv2_dist_init(unsigned nr_irqs)
 }
 
 /* CPU interface: every priority below the mask is signalled, no
- * preemption groups, acknowledge/EOI through IAR/EOIR. */
+ * preemption groups, acknowledge/EOI through IAR/EOIR. Records this CPU's
+ * interface bit. */
 static void gicv2_cpu_init(void)
 {
+	gic.target[arch_cpu_id()] = (u8)(*gicd(GICD_ITARGETSR) & 0xff);
 	*gicc(GICC_PMR) = GIC_PMR_ALLOW;
 	*gicc(GICC_BPR) = 0;
 	*gicc(GICC_CTLR) = GICC_CTLR_ENABLE;
+}
+
+/* A secondary CPU: its banked SGI/PPI state as the distributor init left
+ * the boot CPU's (disabled, idle, default priority), then its interface. */
+static void gicv2_secondary_init(const struct irq_chip *chip)
+{
+	(void)chip;
+	*gicd(GICD_ICENABLER) = ~0u;
+	*gicd(GICD_ICPENDR) = ~0u;
+	*gicd(GICD_ICACTIVER) = ~0u;
+	for (unsigned i = 0; i < 32; i += 4)
+		*gicd(GICD_IPRIORITYR + i) = GIC_PRIO_DEFAULT * 0x01010101u;
+	gicv2_cpu_init();
 }
 
 static int gicv2_probe(const struct fdt *fdt, int node)
@@ -160,7 +195,8 @@ static int gicv2_probe(const struct fdt *fdt, int node)
 	gicv2_chip = (struct irq_chip){
 		.name = "gicv2", .xlate = gic_dt_xlate, .enable = gicv2_enable,
 		.disable = gicv2_disable, .ack = gicv2_ack, .eoi = gicv2_eoi,
-		.raise = gicv2_raise, .priv = &gic, .interrupt_cells = 3, .node = node,
+		.raise = gicv2_raise, .cpu_init = gicv2_secondary_init, .send_sgi = gicv2_send_sgi,
+		.priv = &gic, .interrupt_cells = 3, .node = node,
 		.nr_irqs = nr_irqs,
 	};
 	irq_set_root_chip(&gicv2_chip);

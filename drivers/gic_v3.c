@@ -21,11 +21,17 @@
  * (measured). Firmware on real hardware sets it.
  *
  * hwirq = INTID: SGI 0-15, PPI 16-31, SPI 32-1019 (no LPIs, no extended ranges).
+ *
+ * Several CPUs: each has its own redistributor frame (found by its MPIDR
+ * affinity in the regions mapped at probe) and its own system-register
+ * interface; an SGI names its target by affinity in ICC_SGI1R_EL1. SPIs
+ * are routed to the boot CPU only.
  */
 #include "driver.h"
 #include "printk.h"
 #include "arch_arm64.h"
 #include "gic.h"
+#include "arch_proc.h"
 
 #define GICD_CTLR		0x0000
 #define GICD_TYPER		0x0004
@@ -70,8 +76,11 @@
 
 struct gicv3 {
 	volatile u8 *dist;
-	volatile u8 *rd;	/* this CPU's redistributor (RD_base) */
-	u64 affinity;		/* MPIDR Aff3.Aff2.Aff1.Aff0 as GICD_IROUTER holds it */
+	volatile u8 *rd[NR_CPUS];	/* each CPU's redistributor (RD_base) */
+	u64 affinity[NR_CPUS];		/* MPIDR Aff3.Aff2.Aff1.Aff0 as GICD_IROUTER holds it */
+	struct { volatile u8 *base; u64 size; } region[GIC_MAX_RD_REGIONS];
+	u32 nregions;
+	u64 stride;			/* "redistributor-stride", 0 if absent */
 };
 
 static struct gicv3 gic;
@@ -84,9 +93,10 @@ static volatile u32 *gicd(unsigned off)
 	return (volatile u32 *)(gic.dist + off);
 }
 
+/* A register of this CPU's redistributor. */
 static volatile u32 *gicr(unsigned off)
 {
-	return (volatile u32 *)(gic.rd + off);
+	return (volatile u32 *)(gic.rd[arch_cpu_id()] + off);
 }
 
 /* Wait until the bit at reg clears, or panic naming what never finished. */
@@ -159,20 +169,27 @@ static void gicv3_eoi(const struct irq_chip *chip, unsigned hwirq)
 	__asm__ volatile("isb" ::: "memory");
 }
 
-/* An SGI to this CPU (ICC_SGI1R_EL1 names it by affinity), or the pending
- * bit of a PPI/SPI. */
-static void gicv3_raise(const struct irq_chip *chip, unsigned hwirq)
+/* SGI sgi to CPU index cpu: ICC_SGI1R_EL1 names it by affinity (Aff0 as a
+ * bit in the target list, so Aff0 < 16). */
+static void gicv3_send_sgi(const struct irq_chip *chip, int cpu, unsigned sgi)
 {
-	u64 aff = gic.affinity;
+	u64 aff = gic.affinity[cpu];
 
 	(void)chip;
+	__asm__ volatile("dsb ish" ::: "memory");	/* our stores before the target's handler */
+	write_sysreg(icc_sgi1r_el1, ((aff >> 32) & 0xff) << 48 | ((aff >> 16) & 0xff) << 32 |
+				    (u64)(sgi & 0xf) << 24 | ((aff >> 8) & 0xff) << 16 | 1ull << (aff & 0xf));
+	__asm__ volatile("isb" ::: "memory");
+}
+
+/* An SGI to this CPU, or the pending bit of a PPI/SPI. */
+static void gicv3_raise(const struct irq_chip *chip, unsigned hwirq)
+{
 	if (hwirq >= 16) {
 		*bit_reg(GICD_ISPENDR, GICR_ISPENDR0, hwirq) = 1u << (hwirq % 32);
 		return;
 	}
-	write_sysreg(icc_sgi1r_el1, ((aff >> 32) & 0xff) << 48 | ((aff >> 16) & 0xff) << 32 |
-				    (u64)hwirq << 24 | ((aff >> 8) & 0xff) << 16 | 1ull << (aff & 0xf));
-	__asm__ volatile("isb" ::: "memory");
+	gicv3_send_sgi(chip, arch_cpu_id(), hwirq);
 }
 
 /* The redistributor frame in [base, base + size) whose GICR_TYPER names
@@ -208,24 +225,34 @@ static u64 rd_stride(const struct fdt *fdt, int node)
 	return 0;
 }
 
-/* Map the redistributor regions (reg[1..]) and find this CPU's frame. */
-static bool find_redistributor(const struct fdt *fdt, int node)
+/* Map the redistributor regions (reg[1..]). */
+static bool map_redistributors(const struct fdt *fdt, int node)
+{
+	u32 regions = 1;
+
+	fdt_prop_u32(fdt, node, "#redistributor-regions", &regions);
+	gic.stride = rd_stride(fdt, node);
+	for (u32 i = 0; i < regions && i < GIC_MAX_RD_REGIONS; i++) {
+		gic.region[i].base = dt_ioremap(fdt, node, 1 + (int)i, &gic.region[i].size);
+		if (!gic.region[i].base)
+			return false;
+		gic.nregions = i + 1;
+	}
+	return gic.nregions > 0;
+}
+
+/* Find this CPU's redistributor frame by its MPIDR affinity. */
+static bool find_redistributor(void)
 {
 	u64 mpidr = read_sysreg(mpidr_el1);
 	u32 aff32 = (u32)((mpidr >> 8) & 0xff000000) | (u32)(mpidr & 0xffffff);
-	u32 regions = 1;
+	int cpu = arch_cpu_id();
 
-	gic.affinity = (mpidr & 0xff00000000ull) | (mpidr & 0xffffff);
-	fdt_prop_u32(fdt, node, "#redistributor-regions", &regions);
-	for (u32 i = 0; i < regions && i < GIC_MAX_RD_REGIONS; i++) {
-		u64 size;
-		volatile u8 *base = dt_ioremap(fdt, node, 1 + (int)i, &size);
-
-		if (base && (gic.rd = find_rd_frame(base, size, rd_stride(fdt, node), aff32)))
+	gic.affinity[cpu] = (mpidr & 0xff00000000ull) | (mpidr & 0xffffff);
+	for (u32 i = 0; i < gic.nregions; i++)
+		if ((gic.rd[cpu] = find_rd_frame(gic.region[i].base, gic.region[i].size, gic.stride, aff32)))
 			return true;
-	}
-	printk("gicv3: %s: no redistributor for MPIDR 0x%llx\n", fdt_node_name(fdt, node),
-	       (unsigned long long)mpidr);
+	printk("gicv3: no redistributor for MPIDR 0x%llx\n", (unsigned long long)mpidr);
 	return false;
 }
 
@@ -249,7 +276,7 @@ static void gicv3_dist_init(unsigned nr_irqs)
 	for (unsigned i = 32; i < nr_irqs; i += 4)
 		*gicd(GICD_IPRIORITYR + i) = GIC_PRIO_DEFAULT * 0x01010101u;
 	for (unsigned i = 32; i < nr_irqs; i++)
-		*(volatile u64 *)(gic.dist + GICD_IROUTER + 8 * i) = gic.affinity;
+		*(volatile u64 *)(gic.dist + GICD_IROUTER + 8 * i) = gic.affinity[0];
 	dist_wait_rwp();
 	*gicd(GICD_CTLR) = GICD_CTLR_ARE | GICD_CTLR_GRP1 | GICD_CTLR_GRP0;
 	dist_wait_rwp();
@@ -289,6 +316,16 @@ static void gicv3_cpu_init(void)
 	__asm__ volatile("isb" ::: "memory");
 }
 
+/* A secondary CPU: its redistributor and system-register interface. */
+static void gicv3_secondary_init(const struct irq_chip *chip)
+{
+	(void)chip;
+	if (!find_redistributor())
+		panic("gicv3: CPU %d has no redistributor frame", arch_cpu_id());
+	gicv3_redist_init();
+	gicv3_cpu_init();
+}
+
 static int gicv3_probe(const struct fdt *fdt, int node)
 {
 	const char *name = fdt_node_name(fdt, node);
@@ -300,7 +337,7 @@ static int gicv3_probe(const struct fdt *fdt, int node)
 		return -1;
 	}
 	gic.dist = dt_ioremap(fdt, node, 0, NULL);
-	if (!gic.dist || !find_redistributor(fdt, node))
+	if (!gic.dist || !map_redistributors(fdt, node) || !find_redistributor())
 		return -1;
 	nr_irqs = MIN(32 * ((*gicd(GICD_TYPER) & 0x1f) + 1), (unsigned)GIC_SPURIOUS);
 	gicv3_dist_init(nr_irqs);
@@ -309,7 +346,8 @@ static int gicv3_probe(const struct fdt *fdt, int node)
 	gicv3_chip = (struct irq_chip){
 		.name = "gicv3", .xlate = gic_dt_xlate, .enable = gicv3_enable,
 		.disable = gicv3_disable, .ack = gicv3_ack, .eoi = gicv3_eoi,
-		.raise = gicv3_raise, .priv = &gic, .interrupt_cells = (int)cells, .node = node,
+		.raise = gicv3_raise, .cpu_init = gicv3_secondary_init, .send_sgi = gicv3_send_sgi,
+		.priv = &gic, .interrupt_cells = (int)cells, .node = node,
 		.nr_irqs = nr_irqs,
 	};
 	irq_set_root_chip(&gicv3_chip);

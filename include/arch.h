@@ -33,6 +33,19 @@ unsigned long arch_irq_save(void);
 void arch_irq_restore(unsigned long flags);
 bool arch_irqs_enabled(void);
 
+/*
+ * The lock word under kernel/spinlock.h: take it (spin until it is free,
+ * then own it with acquire ordering) and release it (release ordering).
+ * 0 is free. On a one-CPU arch they need only keep the compiler from
+ * moving accesses across them.
+ */
+void arch_spin_lock(u32 *word);
+void arch_spin_unlock(u32 *word);
+
+/* Start the other CPUs, if any (arm64: PSCI CPU_ON; they idle answering
+ * IPIs), and print "smp: N CPUs online". */
+void arch_smp_boot(void);
+
 /* Sleep until an interrupt is pending (taken only if unmasked; with
  * interrupts masked this returns and the interrupt stays pending). */
 void arch_wait_for_interrupt(void);

@@ -12,7 +12,7 @@ struct arch_context;
 struct pt_regs;
 struct mm;
 
-/* Index of this CPU (0 until secondary CPUs are started). */
+/* Index of this CPU: 0 for the boot CPU, 1.. for the secondaries (arm64). */
 int arch_cpu_id(void);
 
 /* uname's machine field ("aarch64", "microblaze"). */

@@ -5,13 +5,14 @@
 #include "irq.h"
 #include "driver.h"
 #include "arch.h"
+#include "arch_proc.h"
 #include "printk.h"
 
 struct irq_desc {
 	void (*handler)(void *arg);
 	void *arg;
 	const char *name;
-	u64 count;		/* acknowledged since boot */
+	u64 count[NR_CPUS];	/* acknowledged since boot, per CPU (a PPI or SGI is one per CPU) */
 	bool reported;		/* "no handler" was printed for it */
 };
 
@@ -202,7 +203,7 @@ static void handle_one(unsigned hwirq)
 		return;
 	}
 	d = &descs[hwirq];
-	d->count++;
+	d->count[arch_cpu_id()]++;
 	if (d->handler)
 		d->handler(d->arg);
 	else
@@ -239,12 +240,34 @@ static u64 read_counter(const u64 *p)
 
 u64 irq_count(unsigned hwirq)
 {
-	return hwirq < NR_IRQS ? read_counter(&descs[hwirq].count) : 0;
+	return hwirq < NR_IRQS ? read_counter(&descs[hwirq].count[arch_cpu_id()]) : 0;
 }
 
 u64 irq_unhandled_count(void)
 {
 	return read_counter(&unhandled);
+}
+
+void irq_cpu_init(void)
+{
+	if (!root || !root->cpu_init)
+		panic("irq: a secondary CPU started but %s has no per-CPU set-up",
+		      root ? root->name : "no interrupt controller");
+	root->cpu_init(root);
+}
+
+void irq_enable_local(unsigned hwirq)
+{
+	if (root && hwirq < NR_IRQS && descs[hwirq].handler)
+		root->enable(root, hwirq);
+}
+
+void irq_send_ipi(int cpu, unsigned sgi)
+{
+	if (!root || !root->send_sgi)
+		panic("irq: IPI %u to CPU %d: %s cannot send SGIs", sgi, cpu,
+		      root ? root->name : "no interrupt controller");
+	root->send_sgi(root, cpu, sgi);
 }
 
 void irq_init(const struct fdt *fdt)

@@ -14,7 +14,8 @@
  *
  * Numbers: a hwirq is whatever the controller's xlate() returns; on a GIC
  * it is the INTID (SGI 0-15, PPI 16-31, SPI 32+), so the DT specifier
- * <0 1 4> (SPI 1) is hwirq 33. Only one CPU is served.
+ * <0 1 4> (SPI 1) is hwirq 33. SPIs go to CPU 0; SGIs and PPIs are per
+ * CPU: each CPU enables its own (irq_enable_local) after irq_cpu_init().
  */
 #ifndef KERNEL_IRQ_H
 #define KERNEL_IRQ_H
@@ -39,6 +40,11 @@ struct irq_chip {
 	void (*eoi)(const struct irq_chip *chip, unsigned hwirq);
 	/* Optional (NULL if impossible): make hwirq pending by software, for tests. */
 	void (*raise)(const struct irq_chip *chip, unsigned hwirq);
+	/* Optional (NULL on one-CPU controllers): set up this CPU's interface
+	 * (a secondary CPU, before it enables its SGIs/PPIs), and send
+	 * software-generated interrupt sgi (0-15) to CPU index cpu. */
+	void (*cpu_init)(const struct irq_chip *chip);
+	void (*send_sgi)(const struct irq_chip *chip, int cpu, unsigned sgi);
 	void *priv;		/* the driver's state */
 	int interrupt_cells;	/* the controller node's #interrupt-cells */
 	int node;		/* the controller's node offset */
@@ -90,11 +96,21 @@ void irq_release(unsigned hwirq);
  */
 void irq_dispatch(void);
 
-/* Times hwirq was acknowledged (handled or not) since boot. */
+/* Times hwirq was acknowledged (handled or not) on this CPU since boot. */
 u64 irq_count(unsigned hwirq);
 
 /* Interrupts that had no handler. */
 u64 irq_unhandled_count(void);
+
+/* A secondary CPU: set up its controller interface (every SGI/PPI disabled). */
+void irq_cpu_init(void);
+
+/* Enable hwirq (a per-CPU SGI or PPI) on this CPU; its handler must be
+ * installed already (irq_request on the boot CPU). */
+void irq_enable_local(unsigned hwirq);
+
+/* Send SGI sgi to CPU index cpu; panics if the controller cannot. */
+void irq_send_ipi(int cpu, unsigned sgi);
 
 /* Bind the interrupt-controller drivers (DRV_IRQCHIP); reports when none binds. */
 void irq_init(const struct fdt *fdt);

@@ -18,10 +18,12 @@ const char *opt_init = "/init";
 bool opt_strace;
 int opt_rodata = RODATA_FULL;
 int opt_linear_map = LINEAR_MAP_BLOCK;
+int opt_bbml2;	/* arm64's BBML2_AUTO, _ALL, _NONE, _SECONDARY_LACKS (arch/arm64/include/bbml2.h) */
 
 /* Choice lists, in the order of the RODATA_* and LINEAR_MAP_* values. */
 static const char *const rodata_choices[] = { "off", "on", "full", NULL };
 static const char *const linear_map_choices[] = { "pte", "cont", "block", NULL };
+static const char *const bbml2_choices[] = { "auto", "all", "none", "secondary-lacks", NULL };
 static const char *const thp_choices[] = { "never", "madvise", "always", NULL };
 _Static_assert(THP_NEVER == 0 && THP_MADVISE == 1 && THP_ALWAYS == 2, "transparent_hugepage choices");
 _Static_assert(RODATA_OFF == 0 && RODATA_ON == 1 && RODATA_FULL == 2, "rodata choices");
@@ -42,6 +44,8 @@ const struct bootarg kernel_params[] = {
 	  "full (default): image text+rodata and its linear-map alias read-only; on: alias left writable; off: image RWX" },
 	{ "linear_map", BA_CHOICE, &opt_linear_map, linear_map_choices,
 	  "what the linear map may use: block (default: blocks, contiguous runs), cont (pages and page runs), pte (pages only)" },
+	{ "bbml2", BA_CHOICE, &opt_bbml2, bbml2_choices,
+	  "arm64: which CPUs count as having BBML2 (live block splits): auto (default: ID registers and MIDR), all, none (the boot CPU lacks it), secondary-lacks (the last secondary lacks it)" },
 	{ "hugepages", BA_UINT, &opt_hugepages, NULL,
 	  "huge pages to put in the pool at boot (of hugepagesz, else the default size)" },
 	{ "hugepagesz", BA_STRING, &opt_hugepagesz, NULL,

@@ -16,6 +16,7 @@ extern const char *opt_expect;	/* expect=key:value,...: the QEMU configuration, 
 
 extern int opt_rodata;		/* rodata=off|on|full: RODATA_* in mm/linear_map.h */
 extern int opt_linear_map;	/* linear_map=pte|cont|block: LINEAR_MAP_* */
+extern int opt_bbml2;		/* bbml2=auto|all|none|secondary-lacks (arm64) */
 
 extern const struct bootarg kernel_params[];
 extern const int kernel_nparams;

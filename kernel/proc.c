@@ -20,7 +20,7 @@
 #include "poll.h"
 
 static struct proc ptable[NPROC];
-static struct cpu cpus[1];
+static struct cpu cpus[NR_CPUS];	/* this_cpu(): indexed by arch_cpu_id() */
 static int next_pid = 1;
 static struct proc *init_proc;
 static struct sched_stats stats;	/* counters only; running/total/last_pid filled on demand */

@@ -186,6 +186,57 @@ int linear_map_split(unsigned long addr)
 	}
 }
 
+/* ---- repainting to pages ---- */
+
+/*
+ * Make every leaf of the linear map a page, and forbid anything larger
+ * from now on (bbml2=: a CPU without BBML2 came online). Walks the map
+ * once: a block is split (and re-walked: a 1 GiB block becomes 2 MiB
+ * blocks first), a contiguous run unfolded, a last-level table scanned in
+ * place. The caller holds the other CPUs still (arch_pt_hold_others), as
+ * every change here is a live break-before-make of the linear map.
+ */
+int linear_map_repaint_pages(u64 *splits, u64 *unfolds)
+{
+	unsigned long va = PAGE_OFFSET;
+
+	lm.cfg.mode = LINEAR_MAP_PTE;
+	lm.allowed = allowed_for_mode(LINEAR_MAP_PTE);
+	while (va < lm.end) {
+		struct pt_cursor c;
+		unsigned long i, n;
+
+		pt_walk(lm.kernel, va, PT_LAST_LEVEL, false, &c);
+		if (!arch_pte_valid(c.val)) {
+			va = c.va + pt_level_size(c.level);
+			continue;
+		}
+		if (arch_pte_is_cont(c.val)) {
+			unfold_run(&c);
+			(*unfolds)++;
+			continue;
+		}
+		if (c.level != PT_LAST_LEVEL) {
+			int err = split_block(&c);
+
+			if (err)
+				return err;
+			(*splits)++;
+			continue;
+		}
+		/* A page: skip the plain pages that follow it in its table. */
+		n = arch_pt_entries(PT_LAST_LEVEL) - pt_index(va, PT_LAST_LEVEL);
+		for (i = 1; i < n && va + i * PAGE_SIZE < lm.end; i++) {
+			pteval_t v = arch_pte_read(c.ptep + i);
+
+			if (!arch_pte_valid(v) || arch_pte_is_cont(v))
+				break;
+		}
+		va += i * PAGE_SIZE;
+	}
+	return 0;
+}
+
 /* ---- re-merging ---- */
 
 /*

@@ -52,6 +52,14 @@ unsigned long linear_map_end(void);
 int linear_map_split(unsigned long addr);
 
 /*
+ * Repaint the whole linear map to pages (no blocks, no contiguous runs)
+ * and keep it so: later splits and maps use pages only. The caller holds
+ * every other CPU still. Counts the blocks split and runs unfolded into
+ * *splits and *unfolds. 0, or -ENOMEM.
+ */
+int linear_map_repaint_pages(u64 *splits, u64 *unfolds);
+
+/*
  * Re-merge around addr: from the lowest table level up, replace a table whose
  * leaves map one aligned contiguous range with equal permissions by one
  * block, and free the table; stop at the first level that is not uniform.

@@ -40,6 +40,8 @@ static struct {
 	u64 fixmap_uses;           /* pt_page_va answers through the fixmap */
 } pt;
 
+bool pt_bbml2;
+
 void pt_init(phys_addr_t kimage_pa, unsigned long kimage_va, u64 kimage_size)
 {
 	__builtin_memset(&pt, 0, sizeof(pt));

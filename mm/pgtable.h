@@ -233,6 +233,22 @@ void pt_destroy(struct pt_space *as);
 /* ---- the choke point (mm/pte_update.c) ---- */
 
 /*
+ * BBML2: every CPU that may walk these tables implements FEAT_BBM level 2
+ * and never raises a TLB conflict abort for it. Then a leaf may change its
+ * size live, without break-before-make: a block may become a table whose
+ * leaves map the same output with the same attributes, and a run may gain
+ * or lose its contiguous bit (each TLB may briefly hold the old and the new
+ * size together; BBML2 makes that harmless). Without BBML2 such a change
+ * still needs the break. Set by the arch (arm64: bbml2.c) on the boot CPU
+ * and cleared when a CPU without it comes up; never set on MicroBlaze.
+ */
+extern bool pt_bbml2;
+
+/* The change old -> new (a leaf at 'level') is a size change BBML2 lets
+ * us make live: same output, same attributes, another leaf size. */
+bool pte_bbml2_size_change(pteval_t old, pteval_t new, int level);
+
+/*
  * Change the live descriptor at ptep from old to new. It translates va at
  * 'level' in address space as. Decides through arch_pte_change_needs_bbm()
  * between an in-place write (plus the TLBI the change needs) and

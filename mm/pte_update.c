@@ -29,6 +29,17 @@
  *   old value a table       everything below it may be cached at any VA it
  *                           covered: invalidate the whole address space
  *
+ * BBML2 (pt_bbml2): a size change of a leaf - a block replaced by a table
+ * of identical leaves, a run's contiguous bit set or cleared - is made in
+ * place, without the break (pte_bbml2_size_change). Without BBML2 it is a
+ * BBM like any other change of the output or the size.
+ *
+ * Other CPUs: a break of a kernel mapping (the linear map, the image, the
+ * fixmap) is made with every other CPU held in the rendezvous
+ * (arch_pt_hold_others: they spin, interrupts masked, in a loop that
+ * touches only the kernel image), so no CPU can fault in the broken range.
+ * All TLBIs are the broadcast (Inner Shareable) forms.
+ *
  * The checker: pte_update_inplace() lets a caller claim a change is safe in
  * place; if the arch predicate disagrees it panics with old, new, va and
  * level. Counters of BBM sequences and in-place updates are kept.
@@ -57,6 +68,44 @@ static pteval_t run_value(pteval_t new_first, unsigned long i, int level)
 	return arch_pte_oa_add(new_first, i * pt_level_size(level));
 }
 
+/* Same output address and attributes (contiguous hint aside). */
+static bool same_leaf(pteval_t a, int la, pteval_t b, int lb)
+{
+	return arch_pte_pa(a) == arch_pte_pa(b) &&
+	       (arch_pte_prot(a) & ~PT_CONT) == (arch_pte_prot(b) & ~PT_CONT) &&
+	       arch_pte_is_leaf(a, la) && arch_pte_is_leaf(b, lb);
+}
+
+bool pte_bbml2_size_change(pteval_t old, pteval_t new, int level)
+{
+	const pteval_t *t;
+	u64 size;
+
+	if (!pt_bbml2 || !arch_pte_valid(old) || !arch_pte_is_leaf(old, level))
+		return false;
+	if (arch_pte_is_leaf(new, level))
+		return same_leaf(old, level, new, level);
+	if (!arch_pte_is_table(new, level) || level + 1 >= PT_LEVELS)
+		return false;
+	/* A table of next-level leaves, entry i mapping old's output + i * size. */
+	t = pt_page_va(arch_pte_pa(new), level + 1);
+	size = pt_level_size(level + 1);
+	pteval_t first = arch_pte_read(t);
+
+	if (!same_leaf(first, level + 1, old, level))
+		return false;
+	for (unsigned long i = 1; i < arch_pt_entries(level + 1); i++) {
+		pteval_t e = arch_pte_read(t + i);
+
+		/* Cheap when the entry is the first one moved on (the usual
+		 * case); else decode it. */
+		if (e != arch_pte_oa_add(first, i * size) &&
+		    !same_leaf(e, level + 1, arch_pte_oa_add(old, i * size), level))
+			return false;
+	}
+	return true;
+}
+
 /* What the old values of a run, summarised, require. */
 struct run_change {
 	bool changed;      /* some entry differs */
@@ -75,7 +124,8 @@ static void run_examine(const pteval_t *ptep, unsigned long n, pteval_t new_firs
 		pteval_t new = run_value(new_first, i, level);
 
 		rc->changed |= old != new;
-		rc->bbm |= arch_pte_change_needs_bbm(old, new, level);
+		rc->bbm |= arch_pte_change_needs_bbm(old, new, level) &&
+			   !pte_bbml2_size_change(old, new, level);
 		rc->old_valid |= arch_pte_valid(old);
 		rc->old_table |= arch_pte_is_table(old, level);
 		rc->new_table |= arch_pte_is_table(new, level);
@@ -129,7 +179,11 @@ static void write_bbm(const struct pt_space *as, pteval_t *ptep, unsigned long n
 		      "at 0x%lx", va, (pt_ull)(n * size), level, p);
 	if (rc->old_table)
 		kind = ARCH_TLBI_SPACE;
+	if (!pt_space_is_user(as))
+		arch_pt_hold_others();
 	arch_bbm_run(ptep, n, new_first, size, va, size, kind, as->asid);
+	if (!pt_space_is_user(as))
+		arch_pt_release_others();
 	nr_bbm++;
 }
 
@@ -187,8 +241,8 @@ void pte_update_inplace(const struct pt_space *as, pteval_t *ptep, pteval_t old,
 
 	check_old(ptep, old, va, level);
 	check_run_shape(1, va, level);
-	if (arch_pte_change_needs_bbm(old, new, level) || arch_pte_is_cont(old) ||
-	    arch_pte_is_cont(new))
+	if ((arch_pte_change_needs_bbm(old, new, level) && !pte_bbml2_size_change(old, new, level)) ||
+	    arch_pte_is_cont(old) || arch_pte_is_cont(new))
 		panic("pte_update: unsafe in-place change: old 0x%llx new 0x%llx va 0x%lx level %d",
 		      (pt_ull)old, (pt_ull)new, va, level);
 	run_examine(ptep, 1, new, level, &rc);

@@ -135,5 +135,24 @@ for key in fork_exit_wait_16m anon_fault_page cow_fault_page mmap_munmap_10000_v
 done
 [ -n "$(get ours-arm64 mmap_munmap_128k | tr -d -)" ]
 
+# SMP and BBML2 (arch/arm64/kernel/ktests_smp.c, ktest smp_bench): 4 CPUs, 4 GiB, the kernel's
+# figures in guest instructions (all CPUs' instructions, the waiting ones' spinning included).
+echo
+echo "SMP and BBML2 (4 CPUs, 4 GiB; guest instructions per operation)"
+for m in auto secondary-lacks; do
+	cmd=$(make --no-print-directory -s ARCH=arm64 MEM=4G SMP=4 CPU=max qemu-cmd \
+		BOOTARGS="ktest=smp_bench bbml2=$m" QEMU_EXTRA="$icount")
+	# eval: the command's -append "..." holds a space and must stay one word.
+	eval "bash tools/run-qemu.sh --name smp-$m --arch arm64 --timeout $tmo --log $out/smp-$m.log -- $cmd" >/dev/null
+	while read -r _ key v; do
+		val[smp/$key]=$v
+	done < <(tr -d '\r' <"$out/smp-$m.log" | grep -a -E '^bench: [A-Za-z0-9_]+ -?[0-9]+$')
+done
+for key in set_memory_ro_in_1g_bbml2 set_memory_ro_in_1g_bbml2_breaks set_memory_ro_in_1g_nobbml2 \
+	set_memory_ro_in_1g_nobbml2_breaks set_memory_page_tlbi_is ipi_call_roundtrip rendezvous_hold_release \
+	repaint_linear_map_ns repaint_blocks_split; do
+	printf '%-36s %12s\n' "$key" "$(get smp $key)"
+done
+
 # Huge pages: pool fill + populate with init_on_alloc=0 and =1 (tools/hugebench.sh).
 bash "$(dirname "$0")/hugebench.sh"

@@ -25,7 +25,7 @@ KIMAGE_VADDR := $(shell printf '0x%x' $$(( -(1 << ($(VA_BITS) - 1)) + 0x80000000
 
 CROSS_COMPILE ?= aarch64-linux-gnu-
 ARCH_CFLAGS := -mgeneral-regs-only -mcmodel=small -fno-pie -mno-outline-atomics \
-	-DGRANULE_SHIFT=$(GRANULE_SHIFT) -DVA_BITS=$(VA_BITS)
+	-DGRANULE_SHIFT=$(GRANULE_SHIFT) -DVA_BITS=$(VA_BITS) -DNR_CPUS=8
 ARCH_LDFLAGS := -no-pie -Wl,--defsym=KIMAGE_VADDR=$(KIMAGE_VADDR) -Wl,--defsym=PAGE_SIZE_LD=$$((1 << $(GRANULE_SHIFT)))
 ARCH_SRCS := $(wildcard arch/arm64/kernel/*.c) $(wildcard arch/arm64/kernel/*.S) drivers/pl011.c \
 	drivers/gic_common.c drivers/gic_v2.c drivers/gic_v3.c drivers/arm_arch_timer.c
@@ -39,7 +39,7 @@ EARLYCON := 0x09000000
 # under TCG; the implementation-defined algorithm is architecturally fine.
 QEMU_CPU := $(if $(filter max,$(CPU)),max$(comma)pauth-impdef=on,$(CPU))
 QEMU_MACHINE := virt$(if $(filter 2,$(EL)),$(comma)virtualization=on)$(if $(filter 3,$(GIC)),$(comma)gic-version=3)
-DT_EXPECT = mem:$(MEM),cpu:$(CPU),el:$(EL),gic:$(GIC)
+DT_EXPECT = mem:$(MEM),cpu:$(CPU),el:$(EL),gic:$(GIC),smp:$(SMP)
 QEMU_CMD = qemu-system-aarch64 -M $(QEMU_MACHINE) -cpu $(QEMU_CPU) -m $(MEM) -smp $(SMP) \
 	-nographic -no-reboot -nic none -kernel $(KERNEL_IMAGE) -append "$(BOOTARGS)" $(if $(INITRD),-initrd $(INITRD)) $(QEMU_EXTRA)
 GDB ?= gdb-multiarch

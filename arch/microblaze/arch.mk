@@ -29,7 +29,7 @@ BUILD := build/microblaze/$(BOARD)
 CROSS_COMPILE ?= /opt/mbtc/bin/microblaze-elf-
 # The CPUs QEMU models have the barrel shifter, multiplier (with mulh) and divider.
 ARCH_CFLAGS := $(MB_CPUFLAGS) -mxl-barrel-shift -mno-xl-soft-mul -mno-xl-soft-div \
-	-mxl-multiply-high -fno-pic -DKIMAGE_PHYS=$(KIMAGE_PHYS) -DEARLYCON_UART=$(EARLYCON_UART)
+	-mxl-multiply-high -fno-pic -DKIMAGE_PHYS=$(KIMAGE_PHYS) -DEARLYCON_UART=$(EARLYCON_UART) -DNR_CPUS=1
 # No linker relaxation: it shortens imm pairs but leaves "symbol + offset"
 # absolute values (TOPHYS() in the vectors) pointing at the old addresses.
 ARCH_LDFLAGS := -Wl,--defsym=KIMAGE_PHYS=$(KIMAGE_PHYS) -Wl,--no-relax

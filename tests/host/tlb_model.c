@@ -220,6 +220,7 @@ struct tent {                 /* one TLB entry */
 	u64 oa;                   /* PA of va (leaf) or the table's PA (walk cache) */
 	u64 desc;                 /* the descriptor (walk cache) */
 	int tag;                  /* -1 global, else ASID */
+	int cpu;                  /* whose TLB holds it */
 	bool walk, live;
 };
 
@@ -235,6 +236,7 @@ struct rec {
 	unsigned long epoch;      /* barrier epoch of the write */
 	bool done;                /* a completed TLBI has covered it */
 	bool leaf_only_tlbi;      /* a leaf-only TLBI covered its VA (old_table) */
+	bool local_tlbi;          /* only a local (non-broadcast) TLBI covered it, several CPUs run */
 	int wrong_asid;           /* a TLBI covered its VA for this other ASID, or -2 */
 };
 
@@ -243,6 +245,8 @@ struct tlbi {
 	unsigned long va;
 	int asid;
 	unsigned long epoch;
+	int cpu;                  /* the CPU that issued it */
+	bool local;               /* this CPU's TLB only (not the Inner Shareable form) */
 };
 
 #define MAX_USER 16
@@ -276,7 +280,19 @@ static struct {
 	unsigned counts[TLBM_NKINDS];
 	char last[512];
 	bool quiet;
+	/* several CPUs: each has its own TLB (entries tagged with it) */
+	int cpu, ncpus;           /* the CPU accessing now; CPUs running (0 means 1) */
+	bool bbml2;               /* every CPU has BBML2 without conflict aborts */
+	bool tlbi_local;          /* TLBIs are the local forms (a bug the tests inject) */
+	bool hold_broken;         /* the rendezvous holds nobody (a bug the tests inject) */
+	int hold_depth;
+	unsigned long hold_count;
 } M;
+
+static int ncpus(void)
+{
+	return M.ncpus > 1 ? M.ncpus : 1;
+}
 
 static const char *kind_name[TLBM_NKINDS] = { "CONFLICT", "STALE", "HIDDEN", "FAULT", "SEQUENCE",
 					       "ORDER", "FORMAT", "TLBI" };
@@ -548,7 +564,7 @@ static const unsigned leaf_shifts[] = {
 static u64 tlb_key(bool walk, unsigned idx, unsigned long va, int tag)
 {
 	return ((va & 0xffffffffffffULL) >> 12) | ((u64)(va >> 63) << 36) | ((u64)idx << 37) |
-	       ((u64)walk << 41) | ((u64)(tag + 1) << 42);
+	       ((u64)walk << 41) | ((u64)(tag + 1) << 42) | ((u64)M.cpu << 59);
 }
 
 static struct tent *tlb_find(u64 key)
@@ -573,6 +589,7 @@ static void tlb_insert(const struct tent *e)
 		i = M.nents++;
 	}
 	M.ents[i] = *e;
+	M.ents[i].cpu = M.cpu;
 	M.ents[i].live = true;
 	hm_put(&M.tlb, e->key, i);
 }
@@ -721,8 +738,8 @@ static void rec_add(int kind, phys_addr_t loc, unsigned long va, u64 size, int a
 		fprintf(stderr, "tlb_model: too many pending changes\n");
 		abort();
 	}
-	M.recs[M.nrecs++] = (struct rec){ kind, loc, va, size, asid, old_table, M.epoch, false,
-					   false, -2 };
+	M.recs[M.nrecs++] = (struct rec){ .kind = kind, .loc = loc, .va = va, .size = size, .asid = asid,
+					   .old_table = old_table, .epoch = M.epoch, .wrong_asid = -2 };
 }
 
 static void rec_del(struct rec *r)
@@ -782,6 +799,17 @@ static unsigned shift_index(u64 size)
 	return 0;
 }
 
+/* Attributes that must agree whatever the leaf size (not the page/block
+ * type bit nor the contiguous hint). */
+#define D_SIZE_BITS (D_TABLE | D_CONT)
+
+/* A cached entry and the walk give va the same output and attributes. */
+static bool same_translation(const struct tent *h, const struct mwalk *w, unsigned long va)
+{
+	return h->oa + (va - h->va) == w->oa + (va - w->base) &&
+	       (h->attrs & ~D_SIZE_BITS) == (w->desc & ~D_OA & ~D_SIZE_BITS);
+}
+
 /* Translate va as a CPU access would, checking everything. */
 static bool translate(unsigned long va, phys_addr_t *pa, u64 *size)
 {
@@ -812,6 +840,18 @@ static bool translate(unsigned long va, phys_addr_t *pa, u64 *size)
 		violation(TLBM_CONFLICT, "va 0x%lx: misprogrammed contiguous run (desc 0x%llx level %d)",
 			  va, (ull)w.desc, w.level);
 	nh = tlb_hits(va, hits);
+	if (nh >= 1 && M.bbml2 && w.valid) {
+		/* BBML2: entries of several sizes may meet, if they agree with the tables. */
+		bool agree = true;
+
+		for (int i = 0; i < nh; i++)
+			agree &= same_translation(hits[i], &w, va);
+		if (agree) {
+			*pa = w.oa + (va - w.base);
+			*size = w.size;
+			return !w.cont_bad;
+		}
+	}
 	if (nh > 1)
 		violation(TLBM_CONFLICT, "va 0x%lx: %d cached translations (0x%llx and 0x%llx bytes)", va,
 			  nh, (ull)hits[0]->size, (ull)hits[1]->size);
@@ -883,6 +923,32 @@ static bool model_needs_bbm(u64 old, u64 new, int level)
 	return (old & D_NG) && !(new & D_NG);
 }
 
+/*
+ * BBML2: old (a leaf) -> new changes only the leaf size - the contiguous
+ * hint, or a table of next-level leaves mapping old's output with old's
+ * attributes. Read from the model's memory, independently of mm/.
+ */
+static bool model_bbml2_size_change(u64 old, u64 new, int level)
+{
+	u64 attrs = old & ~D_OA & ~D_SIZE_BITS;
+
+	if (is_table(old, level))
+		return false;
+	if (!is_table(new, level))
+		return (old & D_OA) == (new & D_OA) && attrs == (new & ~D_OA & ~D_SIZE_BITS);
+	if (level >= M_LAST)
+		return false;
+	for (unsigned i = 0; i < M_ENTRIES; i++) {
+		u64 e = tlb_model_phys_read64((new & D_OA) + 8ULL * i);
+
+		if (!(e & D_VALID) || is_table(e, level + 1) ||
+		    (e & D_OA) != (old & D_OA) + i * m_size(level + 1) ||
+		    (e & ~D_OA & ~D_SIZE_BITS) != attrs)
+			return false;
+	}
+	return true;
+}
+
 /* Classify a write to a live descriptor at pa. */
 static void note_desc_write(phys_addr_t pa, u64 old, u64 new)
 {
@@ -901,14 +967,19 @@ static void note_desc_write(phys_addr_t pa, u64 old, u64 new)
 			violation(TLBM_CONFLICT, "live level-%d descriptor for va 0x%lx made global in place "
 				  "(0x%llx -> 0x%llx): the old ASID-tagged entry and a new global one could "
 				  "both hit", level, va, (ull)old, (ull)new);
-		else if (model_needs_bbm(old, new, level))
+		else if (model_needs_bbm(old, new, level) && !(M.bbml2 && model_bbml2_size_change(old, new, level)))
 			violation(TLBM_CONFLICT, "live level-%d descriptor for va 0x%lx changed 0x%llx -> "
-				  "0x%llx without break-before-make", level, va, (ull)old, (ull)new);
+				  "0x%llx without break-before-make%s", level, va, (ull)old, (ull)new,
+				  model_bbml2_size_change(old, new, level) ? " (a size change: live only under BBML2)" : "");
 		else
 			rec_add(REC_INPLACE, pa, va, m_size(level), asid, false);
 		if (is_table(old, level))
 			unregister_tree(old & D_OA, level + 1);
 	} else if (ov) {
+		if (va >= KERNEL_BASE && ncpus() > 1 && M.hold_depth == 0)
+			violation(TLBM_HIDDEN, "kernel va 0x%lx (+0x%llx, level %d) broken while %d other CPU(s) "
+				  "run, not held in a rendezvous: one could fault there", va, (ull)m_size(level),
+				  level, ncpus() - 1);
 		rec_add(REC_BROKEN, pa, va, m_size(level), asid, is_table(old, level));
 		if (is_table(old, level))
 			unregister_tree(old & D_OA, level + 1);
@@ -953,7 +1024,7 @@ void tlb_model_tlbi(int kind, unsigned long va, int asid)
 		M.cap_queue = M.cap_queue ? M.cap_queue * 2 : 64;
 		M.queue = realloc(M.queue, M.cap_queue * sizeof(*M.queue));
 	}
-	M.queue[M.nqueue++] = (struct tlbi){ kind, va, asid, M.epoch };
+	M.queue[M.nqueue++] = (struct tlbi){ kind, va, asid, M.epoch, M.cpu, M.tlbi_local };
 }
 
 /*
@@ -961,16 +1032,34 @@ void tlb_model_tlbi(int kind, unsigned long va, int asid)
  * the ASID (all ASIDs when asid < 0) and global entries; the leaf forms
  * leave walk-cache entries alone.
  */
+static void tlbi_apply_cpu(const struct tlbi *t);
+
+/* A broadcast TLBI reaches every CPU's TLB, a local one only its issuer's. */
 static void tlbi_apply(const struct tlbi *t)
 {
-	int tags[MAX_USER + 1], nt = 0;
+	int saved = M.cpu;
 
 	if (t->kind == K_SPACE) {
 		for (size_t i = 0; i < M.nents; i++)
-			if (M.ents[i].live && (t->asid < 0 || M.ents[i].tag == t->asid))
+			if (M.ents[i].live && (t->asid < 0 || M.ents[i].tag == t->asid) &&
+			    (!t->local || M.ents[i].cpu == t->cpu))
 				tlb_remove(&M.ents[i]);
 		return;
 	}
+	for (int c = 0; c < ncpus(); c++) {
+		if (t->local && c != t->cpu)
+			continue;
+		M.cpu = c;
+		tlbi_apply_cpu(t);
+	}
+	M.cpu = saved;
+}
+
+/* A by-VA TLBI on the TLB of CPU M.cpu. */
+static void tlbi_apply_cpu(const struct tlbi *t)
+{
+	int tags[MAX_USER + 1], nt = 0;
+
 	tags[nt++] = -1;
 	for (int i = 0; i < M.nusers; i++)
 		if (t->asid < 0 || M.users[i].asid == t->asid)
@@ -1017,6 +1106,11 @@ static void tlbi_cover(const struct tlbi *t)
 			r->wrong_asid = t->asid;
 		if (r->done || !space_ok || t->epoch <= r->epoch)
 			continue;   /* other space, or issued before the write was published */
+		if (t->local && ncpus() > 1) {
+			if (va_hit)
+				r->local_tlbi = true;
+			continue;   /* the other CPUs' TLBs may still hold the old entry */
+		}
 		if (t->kind == K_SPACE) {
 			r->done = true;
 			continue;
@@ -1066,6 +1160,10 @@ void tlb_model_check_idle(void)
 			violation(TLBM_TLBI, "a table descriptor for va 0x%lx (+0x%llx) was removed, but only a "
 				  "leaf-only TLBI covered it: walk-cache entries need a non-leaf TLBI",
 				  r->va, (ull)r->size);
+		if (r->local_tlbi)
+			violation(TLBM_TLBI, "descriptor for va 0x%lx changed, but only a local TLBI covered it "
+				  "while %d CPUs run: their TLBs keep the old entry (use the broadcast form)",
+				  r->va, ncpus());
 		if (r->wrong_asid != -2)
 			violation(TLBM_TLBI, "descriptor for va 0x%lx of ASID %d changed, but the TLBI for it "
 				  "named ASID %d", r->va, r->asid, r->wrong_asid);
@@ -1074,4 +1172,56 @@ void tlb_model_check_idle(void)
 	if (M.nqueue)
 		violation(TLBM_SEQUENCE, "%zu TLBI(s) not completed by dsb ish", M.nqueue);
 	M.nqueue = 0;
+}
+
+/* ---- several CPUs ---- */
+
+void tlb_model_set_cpus(int n)
+{
+	M.ncpus = n;
+}
+
+void tlb_model_set_cpu(int cpu)
+{
+	M.cpu = cpu;
+}
+
+void tlb_model_set_bbml2(bool on)
+{
+	M.bbml2 = on;
+}
+
+void tlb_model_set_tlbi_local(bool on)
+{
+	M.tlbi_local = on;
+}
+
+void tlb_model_set_hold_broken(bool on)
+{
+	M.hold_broken = on;
+}
+
+/* ---- the rendezvous (other CPUs held still) ---- */
+
+void tlb_model_hold_others(void)
+{
+	if (M.hold_broken)
+		return;
+	if (M.hold_depth++ == 0)
+		M.hold_count++;
+}
+
+void tlb_model_release_others(void)
+{
+	if (M.hold_broken)
+		return;
+	if (M.hold_depth <= 0)
+		violation(TLBM_SEQUENCE, "rendezvous released without a hold");
+	else
+		M.hold_depth--;
+}
+
+unsigned long tlb_model_holds(void)
+{
+	return M.hold_count;
 }

@@ -11,6 +11,17 @@
  * through the model, so an access through an alias that is currently
  * unmapped is caught at the moment it happens.
  *
+ * Several CPUs (tlb_model_set_cpus): each CPU has its own TLB; accesses
+ * and TLBIs are made by the current CPU (tlb_model_set_cpu). A broadcast
+ * TLBI (what the fake arch issues, the Inner Shareable forms) reaches every
+ * TLB, a local one only its issuer's and then does not count as covering a
+ * change. A break of a kernel descriptor while other CPUs run and are not
+ * held (tlb_model_hold_others) is reported: one of them could fault there.
+ * With tlb_model_set_bbml2 the model allows what FEAT_BBM level 2 without
+ * conflict aborts allows: a live leaf changing only its size (a block ->
+ * a table of identical leaves, the contiguous hint), and TLB entries of two
+ * sizes for one address that agree with the tables.
+ *
  * Violations reported:
  *   CONFLICT  two translations for one address could coexist: a cached
  *             translation of another size than the tables now give, a
@@ -20,7 +31,8 @@
  *   STALE     a cached translation differs from the tables (a change not
  *             followed by the TLBI it needs), or a change still lacking its
  *             TLBI when the operation ends (tlb_model_check_idle)
- *   HIDDEN    an access to a VA whose descriptor is invalid during BBM
+ *   HIDDEN    an access to a VA whose descriptor is invalid during BBM, or
+ *             a kernel break while another CPU runs unheld
  *   FAULT     an access to a VA that is not mapped at all
  *   SEQUENCE  a TLBI never completed by dsb ish
  *   ORDER     a table descriptor linked a table page (or subtree) whose
@@ -31,7 +43,8 @@
  *             bit set, a block at level 0 or a level-3 entry with bit 1 clear
  *   TLBI      a TLBI of the wrong kind for what it must remove: a leaf-only
  *             (last-level) TLBI where a table descriptor was removed, or one
- *             tagged with an ASID other than the changed descriptor's
+ *             tagged with an ASID other than the changed descriptor's, or a
+ *             local TLBI where several CPUs may hold the entry
  */
 #ifndef TLB_MODEL_H
 #define TLB_MODEL_H
@@ -81,6 +94,21 @@ bool tlb_model_access(unsigned long va, u64 *size);
 
 /* An operation finished: every change must have had its TLBI by now. */
 void tlb_model_check_idle(void);
+
+/* ---- several CPUs ---- */
+void tlb_model_set_cpus(int n);          /* CPUs running (default 1) */
+void tlb_model_set_cpu(int cpu);         /* the CPU making accesses and TLBIs now */
+void tlb_model_set_bbml2(bool on);       /* every CPU has BBML2 without conflict aborts */
+/* Injected bugs, for the negative tests: TLBIs issued as the local (non-IS)
+ * forms; a rendezvous that holds nobody. */
+void tlb_model_set_tlbi_local(bool on);
+void tlb_model_set_hold_broken(bool on);
+
+/* The rendezvous around a kernel break (arch_pt_hold_others): nests. */
+void tlb_model_hold_others(void);
+void tlb_model_release_others(void);
+/* Rendezvous entered (outermost) since the reset. */
+unsigned long tlb_model_holds(void);
 
 /* ---- violations ---- */
 unsigned tlb_model_violations(int kind);

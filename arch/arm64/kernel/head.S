@@ -23,6 +23,7 @@
  */
 
 #include <asm/sysregs.h>
+#include <asm/smp.h>
 
 /*
  * The boot map's geometry (asm/layout.h). BOOT_LEAF_LEVEL holds the
@@ -90,6 +91,8 @@ primary_entry:
 	bl	check_granule
 	bl	clear_bss
 	bl	create_boot_tables
+	adrp	x0, boot_idmap_tables
+	adrp	x1, boot_kimage_tables
 	bl	enable_mmu
 	ldr	x8, =start_high			/* linked (virtual) address */
 	br	x8
@@ -257,8 +260,9 @@ create_boot_tables:
 	ret
 
 /*
- * enable_mmu: program MAIR/TCR/TTBRs and turn on stage-1 translation with
- * caches. TCR.IPS comes from ID_AA64MMFR0_EL1.PARange, capped at 48 bits.
+ * enable_mmu(x0 = TTBR0 value, x1 = TTBR1 value): program MAIR/TCR/TTBRs
+ * and turn on stage-1 translation with caches. TCR.IPS comes from
+ * ID_AA64MMFR0_EL1.PARange, capped at 48 bits.
  */
 enable_mmu:
 	ldr	x9, =MAIR_EL1_BOOT
@@ -271,10 +275,8 @@ enable_mmu:
 	csel	x10, x10, x11, lo		/* at most 48-bit PA */
 	bfi	x9, x10, #32, #3		/* TCR.IPS */
 	msr	tcr_el1, x9
-	adrp	x9, boot_idmap_tables
-	msr	ttbr0_el1, x9
-	adrp	x9, boot_kimage_tables
-	msr	ttbr1_el1, x9
+	msr	ttbr0_el1, x0
+	msr	ttbr1_el1, x1
 	isb					/* registers above in effect before the TLBI */
 	tlbi	vmalle1				/* nothing may survive from firmware */
 	dsb	nsh				/* TLBI complete before the MMU goes on */
@@ -282,6 +284,30 @@ enable_mmu:
 	msr	sctlr_el1, x9
 	isb					/* later fetches use the new translation */
 	ret
+
+/*
+ * secondary_entry: where PSCI CPU_ON starts a secondary CPU (smp.c), MMU
+ * off, at EL2 or EL1, x0 = physical address of its boot record (struct
+ * cpu_boot_rec, cleaned to the point of coherency by the boot CPU, so these
+ * non-cacheable loads see it). The boot CPU's path is reused: the same EL2
+ * -> EL1 drop, then the MMU on with TTBR0 = the boot identity map (so this
+ * code stays mapped) and TTBR1 = the kernel's live tables (swapper_pg_dir),
+ * then a jump to the linked address. Registers: x19 = record PA, x20 =
+ * entry EL, x21 = stack top (VA), x22 = CPU index.
+ */
+	.globl	secondary_entry
+secondary_entry:
+	mov	x19, x0
+	mrs	x20, CurrentEL
+	lsr	x20, x20, #2
+	bl	el2_to_el1
+	ldr	x21, [x19, #BOOT_REC_STACK]
+	ldr	x22, [x19, #BOOT_REC_CPU]
+	ldr	x0, [x19, #BOOT_REC_TTBR0]
+	ldr	x1, [x19, #BOOT_REC_TTBR1]
+	bl	enable_mmu
+	ldr	x8, =secondary_high
+	br	x8
 
 /*
  * arm64_replace_ttbr1(x0 = new TTBR1 value): switch the kernel's tables.
@@ -320,6 +346,22 @@ start_high:
 	mov	x30, xzr
 	bl	start_kernel
 1:	wfe					/* start_kernel never returns */
+	b	1b
+
+/* A secondary at its linked address: its own stack, the vectors, then C
+ * (smp.c: secondary_start_kernel(cpu, entry EL), which never returns). */
+secondary_high:
+	mov	sp, x21
+	adrp	x9, vectors
+	add	x9, x9, :lo12:vectors
+	msr	vbar_el1, x9
+	isb
+	mov	x0, x22
+	mov	x1, x20
+	mov	x29, xzr
+	mov	x30, xzr
+	bl	secondary_start_kernel
+1:	wfe
 	b	1b
 
 	.section ".bss", "aw", %nobits

@@ -21,9 +21,13 @@ _Static_assert(__builtin_offsetof(struct arch_context, fp_state) == 112, "switch
 
 extern void ret_from_fork(void);
 
+/* This CPU's index: TPIDR_EL1, set at entry (start_kernel, secondary_start_kernel). */
 int arch_cpu_id(void)
 {
-	return 0;
+	u64 id;
+
+	__asm__ volatile("mrs %0, tpidr_el1" : "=r"(id));
+	return (int)id;
 }
 
 const char *arch_machine_name(void)

@@ -1,5 +1,6 @@
 /*
- * psci.c - power-off through PSCI SYSTEM_OFF.
+ * psci.c - PSCI calls: SYSTEM_OFF (power-off) and CPU_ON (start a
+ * secondary CPU at a physical entry point, arch/arm64/kernel/smp.c).
  *
  * The conduit (HVC or SMC) comes from /psci "method". Until the device tree
  * has been read, or when it has no /psci node, we guess as QEMU behaves: HVC
@@ -13,6 +14,7 @@
 #include "arch_arm64.h"
 
 #define PSCI_SYSTEM_OFF	0x84000008u
+#define PSCI_CPU_ON_64	0xc4000003u
 
 static enum { CONDUIT_GUESS, CONDUIT_HVC, CONDUIT_SMC } conduit;
 
@@ -36,26 +38,45 @@ void psci_init(const struct fdt *fdt)
 		       method ? method : "(none)");
 }
 
-static void psci_call_hvc(u64 fn)
+/* One PSCI call with up to three arguments; returns x0. */
+static s64 psci_call_hvc(u64 fn, u64 a1, u64 a2, u64 a3)
 {
 	register u64 x0 asm("x0") = fn;
+	register u64 x1 asm("x1") = a1;
+	register u64 x2 asm("x2") = a2;
+	register u64 x3 asm("x3") = a3;
 
-	asm volatile("hvc #0" : "+r"(x0) : : "memory");
+	asm volatile("hvc #0" : "+r"(x0), "+r"(x1), "+r"(x2), "+r"(x3) : : "memory");
+	return (s64)x0;
 }
 
-static void psci_call_smc(u64 fn)
+static s64 psci_call_smc(u64 fn, u64 a1, u64 a2, u64 a3)
 {
 	register u64 x0 asm("x0") = fn;
+	register u64 x1 asm("x1") = a1;
+	register u64 x2 asm("x2") = a2;
+	register u64 x3 asm("x3") = a3;
 
-	asm volatile("smc #0" : "+r"(x0) : : "memory");
+	asm volatile("smc #0" : "+r"(x0), "+r"(x1), "+r"(x2), "+r"(x3) : : "memory");
+	return (s64)x0;
+}
+
+static s64 psci_call(u64 fn, u64 a1, u64 a2, u64 a3)
+{
+	bool smc = conduit == CONDUIT_SMC || (conduit == CONDUIT_GUESS && arm64_entry_el == 2);
+
+	return smc ? psci_call_smc(fn, a1, a2, a3) : psci_call_hvc(fn, a1, a2, a3);
 }
 
 void psci_system_off(void)
 {
-	bool smc = conduit == CONDUIT_SMC || (conduit == CONDUIT_GUESS && arm64_entry_el == 2);
+	psci_call(PSCI_SYSTEM_OFF, 0, 0, 0);
+}
 
-	if (smc)
-		psci_call_smc(PSCI_SYSTEM_OFF);
-	else
-		psci_call_hvc(PSCI_SYSTEM_OFF);
+/* CPU_ON: the CPU whose MPIDR affinity is mpidr starts at entry_pa with the
+ * MMU off and x0 = context. Returns PSCI's status (0: success; -4: already
+ * on; -2: invalid parameters ...). */
+s64 psci_cpu_on(u64 mpidr, u64 entry_pa, u64 context)
+{
+	return psci_call(PSCI_CPU_ON_64, mpidr, entry_pa, context);
 }

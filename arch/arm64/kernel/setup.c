@@ -27,6 +27,9 @@
 #include "ptdump.h"
 #include "arch_arm64.h"
 #include "params.h"
+#include "bbml2.h"
+#include "smp.h"
+#include <asm/spinlock.h>
 #include <asm/memlayout.h>
 #include <asm/sysregs.h>
 
@@ -83,16 +86,30 @@ static void pan_enable(void)
 	arm64_has_pan = true;
 }
 
+/* What every CPU sets up for itself at entry. User programs use FP/SIMD;
+ * the kernel never does (-mgeneral-regs-only). */
+void arm64_cpu_setup(void)
+{
+	__asm__ volatile("msr cpacr_el1, %0\n\tisb" :: "r"(3ul << 20));
+	pan_enable();
+}
+
+u64 arm64_kernel_ttbr1(void)
+{
+	return kpa(swapper_pg_dir);
+}
+
 void start_kernel(u64 dtb_pa, u64 el, u64 image_pa, u64 counter0)
 {
 	const void *dtb;
 	u32 dtb_size;
 
+	/* arch_cpu_id() reads TPIDR_EL1, whose reset value is unknown. */
+	__asm__ volatile("msr tpidr_el1, xzr");
 	arm64_entry_el = el;
 	kimage_pa = image_pa;
-	/* User programs use FP/SIMD; the kernel never does (-mgeneral-regs-only). */
-	__asm__ volatile("msr cpacr_el1, %0\n\tisb" :: "r"(3ul << 20));
-	pan_enable();
+	arm64_has_lse = ((read_sysreg(id_aa64isar0_el1) >> 20) & 0xf) >= 2;
+	arm64_cpu_setup();
 	arm64_has_bti = (read_sysreg(id_aa64pfr1_el1) & 0xf) != 0;	/* ID_AA64PFR1_EL1.BT */
 	entry_counter = counter0;
 	pt_init(image_pa, (unsigned long)_text, (u64)(_end - _text));
@@ -206,6 +223,14 @@ void arch_mm_init(void)
 		.ro_end = kpa(__end_rodata),
 	};
 
+	/* Mode 2 (bbml2.c): under rodata=full without BBML2 nothing may be
+	 * split live later, so the linear map is built from pages. */
+	if (!bbml2_boot_decide() && opt_rodata == RODATA_FULL && opt_linear_map != LINEAR_MAP_PTE) {
+		printk("linear map: pages only (rodata=full and the boot CPU lacks BBML2)\n");
+		opt_linear_map = LINEAR_MAP_PTE;
+		cfg.mode = LINEAR_MAP_PTE;
+	}
+
 	pt_space_init(&kernel_space, kpa(swapper_pg_dir), 0, PT_ASID_KERNEL);
 	map_image();
 	share_subtree(FIXMAP_BASE);
@@ -219,6 +244,7 @@ void arch_mm_init(void)
 void arch_setup_dt(const struct fdt *fdt)
 {
 	psci_init(fdt);
+	smp_setup_dt(fdt);
 }
 
 void arch_mm_ready(void)
@@ -292,7 +318,17 @@ static void banner_layout(void)
 	       varange >= 1 ? "yes" : "no", (tg4 == 1 || tg16 == 2) ? "yes" : "no");
 }
 
-/* ktest dt_matches_qemu: the arm64 keys el, cpu and gic. */
+/* A decimal number (the expect= values are ours, well formed). */
+static unsigned long strtoul_simple(const char *s)
+{
+	unsigned long v = 0;
+
+	while (*s >= '0' && *s <= '9')
+		v = v * 10 + (unsigned long)(*s++ - '0');
+	return v;
+}
+
+/* ktest dt_matches_qemu: the arm64 keys el, cpu, gic and smp. */
 void arch_ktest_expect(const char *key, const char *val)
 {
 	const struct fdt *fdt = kernel_fdt();
@@ -310,6 +346,11 @@ void arch_ktest_expect(const char *key, const char *val)
 		const char *compat = val[0] == '3' ? "arm,gic-v3" : "arm,cortex-a15-gic";
 
 		ktest_ok(fdt_node_by_compatible(fdt, -1, compat) >= 0, "interrupt controller is %s", compat);
+	} else if (strcmp(key, "smp") == 0) {
+		int want = (int)strtoul_simple(val);
+
+		ktest_ok(smp_num_online() == want, "%d CPUs online, QEMU was asked for -smp %s",
+			 smp_num_online(), val);
 	} else {
 		ktest_ok(false, "unknown expect key '%s'", key);
 	}

@@ -183,4 +183,20 @@ static inline unsigned long arch_kimage_sym_va(const void *sym)
 	return (unsigned long)sym;
 }
 
+/*
+ * Around a break of a kernel mapping: hold every other CPU still in the
+ * rendezvous (arch/arm64/kernel/smp.c) so none can touch the broken range.
+ */
+void smp_hold_others(void);
+void smp_release_others(void);
+static inline void arch_pt_hold_others(void)
+{
+	smp_hold_others();
+}
+
+static inline void arch_pt_release_others(void)
+{
+	smp_release_others();
+}
+
 #endif

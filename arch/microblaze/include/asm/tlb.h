@@ -106,4 +106,13 @@ static inline unsigned long arch_kimage_sym_va(const void *sym)
 	return (unsigned long)sym;
 }
 
+/* One CPU: no other CPU to hold during a break of a kernel mapping. */
+static inline void arch_pt_hold_others(void)
+{
+}
+
+static inline void arch_pt_release_others(void)
+{
+}
+
 #endif

@@ -83,4 +83,15 @@ static inline unsigned long arch_kimage_sym_va(const void *sym)
 	return tlb_model_sym_va(sym);
 }
 
+/* The rendezvous around a kernel break: the model's other CPUs stop. */
+static inline void arch_pt_hold_others(void)
+{
+	tlb_model_hold_others();
+}
+
+static inline void arch_pt_release_others(void)
+{
+	tlb_model_release_others();
+}
+
 #endif

@@ -144,21 +144,26 @@ static struct vma *rotate_right(struct mm *mm, struct vma *x)
 /*
  * Recompute n, whose children are valid AVL trees with heights differing by
  * at most 2, and restore the AVL invariant with one single or double
- * rotation. Returns the node now at n's place.
+ * rotation (the rotations recompute the nodes they move). Returns the node
+ * now at n's place. The children's heights are read once: this runs at
+ * every level of every update.
  */
 static struct vma *rebalance_node(struct mm *mm, struct vma *n)
 {
-	node_update(n);
-	if (balance(n) > 1) {
+	int hl = height(n->left), hr = height(n->right);
+
+	if (hl > hr + 1) {
 		if (balance(n->left) < 0)
 			rotate_left(mm, n->left);
 		return rotate_right(mm, n);
 	}
-	if (balance(n) < -1) {
+	if (hr > hl + 1) {
 		if (balance(n->right) > 0)
 			rotate_right(mm, n->right);
 		return rotate_left(mm, n);
 	}
+	n->height = 1 + MAX(hl, hr);
+	n->max_gap = MAX(gap_before(n), MAX(subtree_gap(n->left), subtree_gap(n->right)));
 	return n;
 }
 
@@ -490,32 +495,41 @@ static bool gap_fits(unsigned long glo, unsigned long ghi, unsigned long lo, uns
 	return true;
 }
 
+/* Can n's subtree (n may be NULL) hold a gap of len bytes at all? */
+static bool may_fit(const struct vma *n, unsigned long len)
+{
+	return n && n->max_gap >= len;
+}
+
 /*
  * The highest VMA in n's subtree whose gap_before(), cut to [lo, hi), holds
- * len bytes. Visits the right subtree first; skips a subtree when max_gap
- * is too small, or when its gaps lie wholly on the wrong side of the
- * bounds (gaps of the right subtree start at or above n->end, gaps of the
- * left subtree end at or below prev_end(n)).
+ * len bytes (n's subtree may_fit()). Tries the right subtree first, then
+ * n's own gap, then goes on down the left subtree. Skips a subtree when its
+ * max_gap is too small, or when its gaps lie wholly on the wrong side of
+ * the bounds (gaps of the right subtree start at or above n->end, gaps of
+ * the left subtree end at or below prev_end(n)). Checking a child before
+ * visiting it, and looping instead of recursing to the left, keeps the cost
+ * of each level of the descent to a few loads.
  */
 static const struct vma *gap_down(const struct vma *n, unsigned long len, unsigned long lo,
 				  unsigned long hi)
 {
 	unsigned long r[2], pe;
 
-	if (!n || n->max_gap < len)
-		return NULL;
-	if (n->end < hi && hi - n->end >= len) {
-		const struct vma *found = gap_down(n->right, len, lo, hi);
+	for (;;) {
+		if (may_fit(n->right, len) && n->end < hi && hi - n->end >= len) {
+			const struct vma *found = gap_down(n->right, len, lo, hi);
 
-		if (found)
-			return found;
+			if (found)
+				return found;
+		}
+		pe = prev_end(n);
+		if (gap_fits(pe, n->start, lo, hi, len, r))
+			return n;
+		if (!may_fit(n->left, len) || pe <= lo || pe - lo < len)
+			return NULL;
+		n = n->left;
 	}
-	pe = prev_end(n);
-	if (gap_fits(pe, n->start, lo, hi, len, r))
-		return n;
-	if (pe > lo && pe - lo >= len)
-		return gap_down(n->left, len, lo, hi);
-	return NULL;
 }
 
 /* The lowest such VMA: gap_down() with the order of visits reversed. */
@@ -524,20 +538,20 @@ static const struct vma *gap_up(const struct vma *n, unsigned long len, unsigned
 {
 	unsigned long r[2], pe;
 
-	if (!n || n->max_gap < len)
-		return NULL;
-	pe = prev_end(n);
-	if (pe > lo && pe - lo >= len) {
-		const struct vma *found = gap_up(n->left, len, lo, hi);
+	for (;;) {
+		pe = prev_end(n);
+		if (may_fit(n->left, len) && pe > lo && pe - lo >= len) {
+			const struct vma *found = gap_up(n->left, len, lo, hi);
 
-		if (found)
-			return found;
+			if (found)
+				return found;
+		}
+		if (gap_fits(pe, n->start, lo, hi, len, r))
+			return n;
+		if (!may_fit(n->right, len) || n->end >= hi || hi - n->end < len)
+			return NULL;
+		n = n->right;
 	}
-	if (gap_fits(pe, n->start, lo, hi, len, r))
-		return n;
-	if (n->end < hi && hi - n->end >= len)
-		return gap_up(n->right, len, lo, hi);
-	return NULL;
 }
 
 /* The gap above the highest VMA is [last->end, top); the empty set has [0, top). */
@@ -551,7 +565,7 @@ unsigned long vma_find_gap_down(const struct mm *mm, unsigned long len, unsigned
 		return 0;
 	if (gap_fits(last ? last->end : 0, NO_LIMIT, floor, below, len, r))
 		return r[1] - len;
-	n = gap_down(mm->vma_root, len, floor, below);
+	n = may_fit(mm->vma_root, len) ? gap_down(mm->vma_root, len, floor, below) : NULL;
 	if (n && gap_fits(prev_end(n), n->start, floor, below, len, r))
 		return r[1] - len;
 	return 0;
@@ -565,7 +579,7 @@ unsigned long vma_find_gap_up(const struct mm *mm, unsigned long len, unsigned l
 
 	if (!len)
 		return 0;
-	n = gap_up(mm->vma_root, len, from, ceiling);
+	n = may_fit(mm->vma_root, len) ? gap_up(mm->vma_root, len, from, ceiling) : NULL;
 	if (n && gap_fits(prev_end(n), n->start, from, ceiling, len, r))
 		return r[0];
 	if (gap_fits(last ? last->end : 0, NO_LIMIT, from, ceiling, len, r))

@@ -168,18 +168,31 @@ static struct vma *rebalance_node(struct mm *mm, struct vma *n)
 }
 
 /*
- * Carry a changed max_gap from n up towards the root, for nodes whose
- * heights and own gaps are right. Stops at the first node whose max_gap
- * comes out as it was: nothing above it depends on anything that changed.
+ * One child of n saw its max_gap change from was to now (now != was), and
+ * nothing else below n or about n changed: carry that up towards the root.
+ * A larger value only has to be compared in. A smaller one matters only to
+ * a node whose max_gap was that child's, and that node is recomputed. Stops
+ * at the first node whose max_gap stays: nothing above depends on anything
+ * that changed.
  */
-static void gaps_up(struct vma *n)
+static void gaps_up(struct vma *n, unsigned long was, unsigned long now)
 {
 	for (; n; n = n->parent) {
-		unsigned long g = MAX(gap_before(n), MAX(subtree_gap(n->left), subtree_gap(n->right)));
+		unsigned long old = n->max_gap;
 
-		if (g == n->max_gap)
-			return;
-		n->max_gap = g;
+		if (now > was) {
+			if (old >= now)
+				return;
+			n->max_gap = now;
+		} else {
+			if (old > was)
+				return;	/* its largest gap lies elsewhere */
+			n->max_gap = MAX(gap_before(n), MAX(subtree_gap(n->left), subtree_gap(n->right)));
+			if (n->max_gap == old)
+				return;
+		}
+		was = old;
+		now = n->max_gap;
 	}
 }
 
@@ -191,9 +204,9 @@ static void gaps_up(struct vma *n)
  * recomputed. Above it, once a node's height comes out as it was without a
  * rotation, no node further up can change height or need a rotation, so
  * only max_gap goes on up (gaps_up()), and it stops when it settles.
- * "As it was" compares with the node's stored height, which is what its
- * parent was computed from: tree_unlink() makes that true for the node it
- * moves. O(log n).
+ * "As it was" compares with the node's stored height and max_gap, which
+ * are what its parent was computed from: tree_unlink() makes that true for
+ * the node it moves. O(log n).
  */
 static void rebalance_up(struct mm *mm, struct vma *n, const struct vma *top)
 {
@@ -208,7 +221,7 @@ static void rebalance_up(struct mm *mm, struct vma *n, const struct vma *top)
 			passed_top = true;
 		if (passed_top && m == n && n->height == old_height) {
 			if (n->max_gap != old_gap)
-				gaps_up(n->parent);
+				gaps_up(n->parent, old_gap, n->max_gap);
 			return;
 		}
 		n = m->parent;

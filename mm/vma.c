@@ -20,10 +20,18 @@
  *
  * Keeping it right. A node's height and max_gap depend on its children and,
  * through gap_before(), on its list predecessor. Every update therefore ends
- * with rebalance_up() from the lowest node whose data changed: it walks to
- * the root recomputing each node, rotating where the AVL invariant broke.
- * Each update comments why every node whose gap_before() changed is on that
- * walk.
+ * with rebalance_up() from the lowest node whose data changed, naming the
+ * highest one (its "top"): it walks up recomputing each node, rotating
+ * where the AVL invariant broke, and past the top it does only what is
+ * still needed: once a height stays, only max_gap goes on, and once that
+ * stays too the walk ends. Each update comments why every node whose
+ * gap_before() changed is on that walk, at or below its top. The walk
+ * often does reach the root: mmap puts a new VMA at the edge of the
+ * largest gap, which every ancestor's max_gap holds.
+ *
+ * Fewer walks. The gap searches report the VMA above the gap they found,
+ * so vma_insert_before() can insert there without searching again, and
+ * mm->vma_last gives the gap above the highest VMA without a walk.
  *
  * VMA structures come from a slab cache (mm/slab.c), whose pages go back to
  * the page allocator when their last VMA is freed.

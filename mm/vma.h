@@ -24,7 +24,7 @@
  *     or vma_merge_neighbours(): the tree caches gap sizes that depend on
  *     them. Changing flags, name or offset directly is fine.
  *   - The tree fields (left, right, parent, height, max_gap) are private
- *     to vma.c.
+ *     to vma.c, and so are mm's vmas, vma_last, vma_root and nvmas.
  */
 #ifndef MM_VMA_H
 #define MM_VMA_H

@@ -209,8 +209,8 @@ void hugetlb_meminfo(u64 *total, u64 *free, u64 *resv, u64 *size_kb)
 /*
  * The entry slot for the huge leaf covering addr. With alloc, the tables
  * above it are allocated, and a table left in the slot itself by small
- * pages that were mapped here before this VMA (a move by mremap leaves its
- * tables; munmap frees only those no VMA reaches into) is freed, so the slot is invalid or a huge entry. Without alloc, the slot
+ * pages that were mapped here before this VMA (munmap keeps table pages)
+ * is freed, so the slot is invalid or a huge entry. Without alloc, the slot
  * may still hold such a table: huge_entry_page() never takes it for a page.
  * A hugetlb VMA owns its whole huge-aligned range, so a table there can only
  * be empty; one that is not means the kernel lost track of a mapping.

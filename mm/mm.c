@@ -537,23 +537,15 @@ int mm_share_range(struct mm *mm, struct vma *v, struct vma *nv, unsigned long f
 
 /* ---- zapping, protection, moving, guards ---- */
 
-struct zap_ctx {
-	bool with_guards;	/* guard markers go too (munmap) */
-	bool met_table;		/* out: a last-level table was met */
-};
-
 /*
  * walk_tables() callback for zapping: empty the n entries PT_BATCH at a
- * time (guard markers too if the zap_ctx *arg says so), one
+ * time (guard markers too if *arg, the with_guards flag), one
  * pte_update_table() per batch, and drop the pages' references only after
  * that batch's TLB invalidation.
  */
 static void zap_table(struct mm *mm, pteval_t *first, unsigned long n, unsigned long va, void *arg)
 {
-	struct zap_ctx *z = arg;
-	bool with_guards = z->with_guards;
-
-	z->met_table = true;
+	bool with_guards = *(bool *)arg;
 	pteval_t new[PT_BATCH];
 	struct page *pgs[PT_BATCH];
 
@@ -585,18 +577,15 @@ void mm_zap_range(struct mm *mm, unsigned long start, unsigned long end, bool wi
 	mm_zap_vma_range(mm, vma_find(mm, start), start, end, with_guards);
 }
 
-bool mm_zap_vma_range(struct mm *mm, struct vma *v, unsigned long start, unsigned long end,
+void mm_zap_vma_range(struct mm *mm, struct vma *v, unsigned long start, unsigned long end,
 		      bool with_guards)
 {
-	struct zap_ctx z = { with_guards, false };
-
 	if (v && (v->flags & VM_HUGETLB)) {
 		/* with_guards is set exactly when the range leaves the address space */
 		hugetlb_zap(mm, v, start, MIN(end, v->end), with_guards);
-		return true;
+		return;
 	}
-	walk_tables(mm, start, end, zap_table, &z, true);
-	return z.met_table;
+	walk_tables(mm, start, end, zap_table, &with_guards, true);
 }
 
 static void protect_entry(struct mm *mm, struct pt_cursor *c, void *arg)

@@ -77,12 +77,8 @@ unsigned vma_prot(unsigned vm_flags);
  */
 void mm_zap_range(struct mm *mm, unsigned long start, unsigned long end, bool with_guards);
 
-/*
- * mm_zap_range() for a caller that holds v, the VMA containing start (or
- * NULL). Returns whether the range had any page table to empty (always
- * true for hugetlb memory), so munmap knows when there may be tables to free.
- */
-bool mm_zap_vma_range(struct mm *mm, struct vma *v, unsigned long start, unsigned long end,
+/* mm_zap_range() for a caller that holds v, the VMA containing start (or NULL). */
+void mm_zap_vma_range(struct mm *mm, struct vma *v, unsigned long start, unsigned long end,
 		      bool with_guards);
 
 /*

@@ -276,9 +276,8 @@ static void check_entry(struct check *k, unsigned long va, pteval_t d, int level
 
 /*
  * A table entry: pointing at an allocated page, and in a hugetlb VMA only
- * as an empty table left by small pages mapped there before (munmap frees
- * the tables no VMA reaches into, but a move by mremap leaves them;
- * hugetlb's first fault in the slot frees it).
+ * as an empty table left by small pages mapped there before (munmap keeps
+ * table pages; hugetlb's first fault in the slot frees it).
  */
 static void check_table_entry(struct check *k, unsigned long va, pteval_t d, int level)
 {

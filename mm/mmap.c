@@ -101,61 +101,15 @@ unsigned long mm_choose_address(struct mm *mm, unsigned long hint, unsigned long
 /* ---- munmap ---- */
 
 /*
- * The first va aligned to span with [va, va + span) inside [lo, hi) and
- * va < end, so that the block overlaps [start, end); false when none.
- */
-static bool first_block(unsigned long start, unsigned long end, unsigned long lo, unsigned long hi,
-			u64 span, unsigned long *va)
-{
-	*va = ALIGN_UP(MAX(lo, ALIGN_DOWN(start, span)), span);
-	return *va < end && span <= hi - *va;
-}
-
-/*
- * [start, end) was just unmapped and [lo, hi) is the free gap around it
- * now. Free the page tables that translate only addresses in that gap, as
- * Linux's free_pgtables() does: no VMA reaches into them, so nothing can
- * be mapped there again before a fault allocates a new table. Only tables
- * that translate part of [start, end) are looked at, the largest first
- * (pt_free_empty_table() frees one with every table below it, and keeps a
- * table that still holds anything), so the cost follows the range, not the
- * gap. When not even a last-level table's block fits, no larger one does.
- */
-static void free_unused_tables(struct mm *mm, unsigned long start, unsigned long end,
-			       unsigned long lo, unsigned long hi)
-{
-	unsigned long va;
-
-	if (!first_block(start, end, lo, hi, pt_level_size(PT_LAST_LEVEL - 1), &va))
-		return;
-	for (int level = 0; level < PT_LAST_LEVEL; level++) {
-		u64 span = pt_level_size(level);	/* what one entry at this level translates */
-		bool more = first_block(start, end, lo, hi, span, &va);
-
-		while (more) {
-			struct pt_cursor c;
-			u64 step;
-
-			pt_walk(&mm->pt, va, level, false, &c);
-			if (c.level == level && arch_pte_is_table(c.val, level))
-				pt_free_empty_table(&mm->pt, &c);
-			step = pt_level_size(c.level);	/* c.level < level: no table below that entry */
-			va = ALIGN_DOWN(va, step) + step;
-			more = va < end && span <= hi - va;
-		}
-	}
-}
-
-/*
  * One tree lookup: v is the first VMA the range reaches and the list gives
  * the rest, so the seal check, MU-5's cut check and the splits below need
- * no further search. The page tables left covering only free space go too.
+ * no further search.
  */
 long mm_munmap(struct mm *mm, unsigned long start, unsigned long len)
 {
-	struct vma *v, *last = NULL, *below, *above;
+	struct vma *v, *last = NULL;
 	unsigned long end;
-	bool cut, had_tables = false;
+	bool cut;
 
 	if ((start & (PAGE_SIZE - 1)) || start > TASK_SIZE || len > TASK_SIZE - start)
 		return -EINVAL;	/* MU-1; EW-1, EW-6: so nothing below wraps */
@@ -192,17 +146,13 @@ long mm_munmap(struct mm *mm, unsigned long start, unsigned long len)
 			vma_merge_neighbours(mm, v);	/* undo the first split; never fails */
 		return -ENOMEM;
 	}
-	below = v->prev;
-	above = last->next;
 	while (v && v->start < end) {
 		struct vma *next = v->next;
 
-		had_tables |= mm_zap_vma_range(mm, v, v->start, v->end, true);
+		mm_zap_vma_range(mm, v, v->start, v->end, true);
 		vma_remove(mm, v);
 		v = next;
 	}
-	if (had_tables)	/* a range never touched has none to free */
-		free_unused_tables(mm, start, end, below ? below->end : 0, above ? above->start : TASK_SIZE);
 	return 0;
 }
 

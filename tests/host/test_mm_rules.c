@@ -937,60 +937,6 @@ static void test_thp(void)
 	end("transparent huge pages");
 }
 
-/*
- * munmap frees the page tables that only free space is left in, and keeps
- * a table a VMA still reaches into (mm/mmap.c: free_unused_tables()).
- */
-static void test_free_tables(void)
-{
-	unsigned long base = 0x40000000UL, block = (unsigned long)pt_level_size(PT_LAST_LEVEL - 1);
-	long none, one, two, left;
-	bool ok;
-
-	begin();
-	none = env_user_pt_pages();
-	tap_ok(do_mmap(base, 4 * P, RW, ANON | MAP_FIXED) == (long)base && mm_fault(mm, base, FAULT_WRITE) == 0,
-	       "a touched page at 0x%lx", base);
-	after("mm_fault");
-	one = env_user_pt_pages();
-	tap_ok(one > none, "its fault allocated page tables (%ld -> %ld)", none, one);
-	ok = do_munmap(base, 4 * P) == 0;
-	left = env_user_pt_pages();
-	tap_ok(ok && left == none, "munmap of the only VMA there frees them all (%ld left of %ld)", left, one);
-
-	ok = do_mmap(base, 2 * P, RW, ANON | MAP_FIXED) == (long)base &&
-	     do_mmap(base + 4 * P, 2 * P, PROT_READ, ANON | MAP_FIXED) == (long)(base + 4 * P) &&
-	     mm_fault(mm, base, FAULT_WRITE) == 0 && mm_fault(mm, base + 4 * P, FAULT_READ) == 0;
-	tap_ok(ok, "two VMAs in one last-level table, both touched");
-	after("mm_fault");
-	one = env_user_pt_pages();
-	ok = do_munmap(base, 2 * P) == 0;
-	left = env_user_pt_pages();
-	tap_ok(ok && left == one && mm_rss_pages(mm, base + 4 * P, base + 6 * P) == 1,
-	       "munmap of one keeps the table the other still uses (%ld of %ld)", left, one);
-	ok = do_munmap(base + 4 * P, 2 * P) == 0;
-	left = env_user_pt_pages();
-	tap_ok(ok && left == none, "munmap of the other frees them (%ld left)", left);
-
-	ok = do_mmap(base, P, RW, ANON | MAP_FIXED) == (long)base &&
-	     do_mmap(base + 3 * block, P, RW, ANON | MAP_FIXED) == (long)(base + 3 * block) &&
-	     mm_fault(mm, base, FAULT_WRITE) == 0 && mm_fault(mm, base + 3 * block, FAULT_WRITE) == 0;
-	tap_ok(ok, "two touched pages %lu MiB apart", 3 * block >> 20);
-	after("mm_fault");
-	two = env_user_pt_pages();
-	ok = do_munmap(base, P) == 0;
-	left = env_user_pt_pages();
-	tap_ok(ok && left == two - 1, "munmap of one frees only its last-level table (%ld -> %ld)", two, left);
-	ok = do_mmap(base + block, 4 * P, RW, ANON | MAP_FIXED) == (long)(base + block) &&
-	     do_munmap(base + block, 4 * P) == 0;
-	left = env_user_pt_pages();
-	tap_ok(ok && left == two - 1, "an untouched mapping's munmap frees nothing it did not have (%ld)", left);
-	ok = do_munmap(base + 3 * block, P) == 0;
-	left = env_user_pt_pages();
-	tap_ok(ok && left == none, "munmap of the other frees the rest (%ld left)", left);
-	end("page tables freed by munmap");
-}
-
 /* See the KNOWN BUG comment above put_mm(). */
 static void test_asid_free(void)
 {
@@ -1013,7 +959,6 @@ int main(void)
 	test_mprotect_split_merge();
 	test_pte_permissions();
 	test_thp();
-	test_free_tables();
 	test_asid_free();
 	return tap_done();
 }

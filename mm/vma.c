@@ -419,9 +419,8 @@ struct vma *vma_insert_prepared(struct mm *mm, struct vma *v, unsigned long star
 
 /*
  * next is trusted only as far as O(1) checks go: the range must lie between
- * next's predecessor and next, which is exactly what makes next the first
- * VMA ending above start. Only a NULL next (the highest place) costs a walk
- * down the right spine.
+ * next's predecessor (mm->vma_last when next is NULL) and next, which is
+ * exactly what makes next the first VMA ending above start.
  */
 struct vma *vma_insert_before(struct mm *mm, struct vma *v, struct vma *next, unsigned long start,
 			      unsigned long end, unsigned flags, const char *name, u64 offset)

@@ -576,8 +576,12 @@ static void zap_table(struct mm *mm, pteval_t *first, unsigned long n, unsigned 
 
 void mm_zap_range(struct mm *mm, unsigned long start, unsigned long end, bool with_guards)
 {
-	struct vma *v = vma_find(mm, start);
+	mm_zap_vma_range(mm, vma_find(mm, start), start, end, with_guards);
+}
 
+void mm_zap_vma_range(struct mm *mm, struct vma *v, unsigned long start, unsigned long end,
+		      bool with_guards)
+{
 	if (v && (v->flags & VM_HUGETLB)) {
 		/* with_guards is set exactly when the range leaves the address space */
 		hugetlb_zap(mm, v, start, MIN(end, v->end), with_guards);

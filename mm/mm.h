@@ -80,6 +80,10 @@ unsigned vma_prot(unsigned vm_flags);
  */
 void mm_zap_range(struct mm *mm, unsigned long start, unsigned long end, bool with_guards);
 
+/* mm_zap_range() for a caller that holds v, the VMA containing start (or NULL). */
+void mm_zap_vma_range(struct mm *mm, struct vma *v, unsigned long start, unsigned long end,
+		      bool with_guards);
+
 /*
  * Rewrite the entries in [start, end) for v's (new) flags: PROT_NONE keeps
  * pages as software entries; becoming accessible maps them again. A private

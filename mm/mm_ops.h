@@ -116,8 +116,10 @@ long mm_hugetlb_cut_check(struct mm *mm, unsigned long start, unsigned long end)
 /*
  * Where a mapping of len bytes without MAP_FIXED goes: the page-aligned
  * hint if [hint, hint + len) is free and inside the user range, else the
- * highest free gap below mmap_base; 0 when there is none.
+ * highest free gap below mmap_base; 0 when there is none. When found and
+ * next is not NULL, *next is the VMA that will follow the mapping (for
+ * vma_insert_before()).
  */
-unsigned long mm_choose_address(struct mm *mm, unsigned long hint, unsigned long len);
+unsigned long mm_choose_address(struct mm *mm, unsigned long hint, unsigned long len, struct vma **next);
 
 #endif

@@ -58,40 +58,58 @@ struct vma *mm_isolate(struct mm *mm, struct vma *v, unsigned long start, unsign
 	return v;
 }
 
+/* HT-7: would cutting v (may be NULL) at addr split one of its huge pages? */
+static bool hugetlb_cut_bad(const struct vma *v, unsigned long addr)
+{
+	return v && (v->flags & VM_HUGETLB) && v->start < addr && addr < v->end &&
+	       !IS_ALIGNED(addr, hugetlb_of_vma(v)->size);
+}
+
 long mm_hugetlb_cut_check(struct mm *mm, unsigned long start, unsigned long end)
 {
-	struct vma *v = vma_find(mm, start);
-
-	if (v && (v->flags & VM_HUGETLB) && v->start < start && !IS_ALIGNED(start, hugetlb_of_vma(v)->size))
-		return -EINVAL;
-	v = vma_find(mm, end);
-	if (v && (v->flags & VM_HUGETLB) && v->start < end && !IS_ALIGNED(end, hugetlb_of_vma(v)->size))
+	if (hugetlb_cut_bad(vma_find(mm, start), start) || hugetlb_cut_bad(vma_find(mm, end), end))
 		return -EINVAL;
 	return 0;
 }
 
-/* MM-15: does [addr, addr + len) reach into the stack guard gap below a MAP_GROWSDOWN VMA? */
-static bool in_guard_gap(struct mm *mm, unsigned long addr, unsigned long len)
+/*
+ * Is [addr, addr + len) free, given next = vma_find_from(mm, addr)? MM-15:
+ * not when it reaches into the stack guard gap below a MAP_GROWSDOWN VMA.
+ */
+static bool hint_free(const struct vma *next, unsigned long addr, unsigned long len)
 {
-	struct vma *next = vma_find_from(mm, addr);
-
-	return next && (next->flags & VM_GROWSDOWN) && next->start - addr < len + MM_STACK_GUARD_GAP;
+	if (!next)
+		return true;
+	if (next->start < addr + len)
+		return false;
+	return !(next->flags & VM_GROWSDOWN) || next->start - addr >= len + MM_STACK_GUARD_GAP;
 }
 
-unsigned long mm_choose_address(struct mm *mm, unsigned long hint, unsigned long len)
+unsigned long mm_choose_address(struct mm *mm, unsigned long hint, unsigned long len, struct vma **next)
 {
 	hint = ALIGN_DOWN(hint, PAGE_SIZE);
-	if (hint && hint >= USER_MMAP_MIN && hint <= TASK_SIZE - len && !mm_range_mapped(mm, hint, hint + len) &&
-	    !in_guard_gap(mm, hint, len))
-		return hint;
-	return vma_find_gap_down(mm, len, mm->mmap_base, USER_MMAP_MIN);
+	if (hint && hint >= USER_MMAP_MIN && hint <= TASK_SIZE - len) {
+		struct vma *at = vma_find_from(mm, hint);
+
+		if (hint_free(at, hint, len)) {
+			if (next)
+				*next = at;
+			return hint;
+		}
+	}
+	return vma_find_gap_down(mm, len, mm->mmap_base, USER_MMAP_MIN, next);
 }
 
 /* ---- munmap ---- */
 
+/*
+ * One tree lookup: v is the first VMA the range reaches and the list gives
+ * the rest, so the seal check, MU-5's cut check and the splits below need
+ * no further search.
+ */
 long mm_munmap(struct mm *mm, unsigned long start, unsigned long len)
 {
-	struct vma *v, *last;
+	struct vma *v, *last = NULL;
 	unsigned long end;
 	bool cut;
 
@@ -102,21 +120,30 @@ long mm_munmap(struct mm *mm, unsigned long start, unsigned long len)
 		return -EINVAL;	/* MU-2 */
 	end = start + len;
 	v = vma_find_from(mm, start);
-	for (struct vma *w = v; w && w->start < end; w = w->next)
+	for (struct vma *w = v; w && w->start < end; w = w->next) {
 		if (w->flags & VM_SEALED)
 			return -EPERM;	/* MS-20: atomic */
-	if (mm_hugetlb_cut_check(mm, start, end))
+		last = w;	/* the last VMA the range reaches */
+	}
+	if (!last)
+		return 0;	/* nothing mapped there (and so nothing to cut) */
+	/* only v can hold start and only last can hold end strictly inside */
+	if (hugetlb_cut_bad(v, start) || hugetlb_cut_bad(last, end))
 		return -EINVAL;	/* MU-5 */
-	if (!v || v->start >= end)
-		return 0;
 	/* Split both ends before anything is zapped: ENOMEM changes nothing. */
 	cut = v->start < start;
-	if (cut && v->end > end && (u64)mm->nvmas >= sysctl_max_map_count)
+	if (cut && last->end > end && (u64)mm->nvmas >= sysctl_max_map_count)
 		return -ENOMEM;	/* OC-11: a hole in one VMA would pass max_map_count */
-	if (cut && !(v = vma_split(mm, v, start)))
-		return -ENOMEM;
-	last = vma_find(mm, end - 1);
-	if (last && last->end > end && !vma_split(mm, last, end)) {
+	if (cut) {
+		struct vma *hi = vma_split(mm, v, start);
+
+		if (!hi)
+			return -ENOMEM;
+		if (last == v)
+			last = hi;	/* the range lay inside one VMA: end is in its upper half */
+		v = hi;
+	}
+	if (last->end > end && !vma_split(mm, last, end)) {
 		if (cut)
 			vma_merge_neighbours(mm, v);	/* undo the first split; never fails */
 		return -ENOMEM;
@@ -124,7 +151,7 @@ long mm_munmap(struct mm *mm, unsigned long start, unsigned long len)
 	while (v && v->start < end) {
 		struct vma *next = v->next;
 
-		mm_zap_range(mm, v->start, v->end, true);
+		mm_zap_vma_range(mm, v, v->start, v->end, true);
 		vma_remove(mm, v);
 		v = next;
 	}
@@ -178,10 +205,12 @@ static long mmap_type(unsigned long flags, bool is_file, unsigned *vmflags)
 
 /*
  * Where a mapping of len bytes goes, aligned to align: *addr exactly with
- * MAP_FIXED (checked), else the hint or a free gap. 0 or a negative errno.
+ * MAP_FIXED (checked), else the hint or a free gap, and then *next is the
+ * VMA that will follow it (for vma_insert_before(); MAP_FIXED leaves it to
+ * mmap_insert(), which unmaps first). 0 or a negative errno.
  */
 static long mmap_place(struct mm *mm, unsigned long *addr, unsigned long len, unsigned long flags,
-		       unsigned long align)
+		       unsigned long align, struct vma **next)
 {
 	if (flags & MAP_FIXED) {
 		/* MM-8: Linux's hugetlb placement checks the alignment first, the
@@ -200,25 +229,30 @@ static long mmap_place(struct mm *mm, unsigned long *addr, unsigned long len, un
 		return 0;
 	}
 	if (align == PAGE_SIZE) {
-		*addr = mm_choose_address(mm, *addr, len);
+		*addr = mm_choose_address(mm, *addr, len, next);
 	} else {
 		unsigned long hint = ALIGN_UP(*addr, align);
+		bool hint_ok = hint && hint <= TASK_SIZE - len;
+		struct vma *at = hint_ok ? vma_find_from(mm, hint) : NULL;
 
-		if (hint && hint <= TASK_SIZE - len && !mm_range_mapped(mm, hint, hint + len))
+		if (hint_ok && (!at || at->start >= hint + len)) {
 			*addr = hint;
-		else if ((*addr = vma_find_gap_down(mm, len + align, mm->mmap_base, USER_MMAP_MIN)))
-			*addr = ALIGN_UP(*addr, align);
+			*next = at;
+		} else if ((*addr = vma_find_gap_down(mm, len + align, mm->mmap_base, USER_MMAP_MIN, next))) {
+			*addr = ALIGN_UP(*addr, align);	/* still inside the gap, below *next */
+		}
 	}
 	return *addr ? 0 : -ENOMEM;
 }
 
 /*
- * Put the new VMA at [addr, addr + len): the VMA is allocated first, then
- * MAP_FIXED's old mappings go (MS-21: EPERM if sealed), so a failure leaves
- * the address space as it was. Returns the VMA or an ERR-style NULL with *err.
+ * Put the new VMA at [addr, addr + len), before next (mmap_place()): the
+ * VMA is allocated first, then MAP_FIXED's old mappings go (MS-21: EPERM if
+ * sealed), so a failure leaves the address space as it was. Returns the
+ * VMA or an ERR-style NULL with *err.
  */
 static struct vma *mmap_insert(struct mm *mm, unsigned long addr, unsigned long len, unsigned long flags,
-			       unsigned vmflags, const char *fname, u64 offset, long *err)
+			       struct vma *next, unsigned vmflags, const char *fname, u64 offset, long *err)
 {
 	struct vma *v = vma_prepare();
 
@@ -231,9 +265,10 @@ static struct vma *mmap_insert(struct mm *mm, unsigned long addr, unsigned long 
 			vma_unprepare(v);
 			return NULL;
 		}
+		next = vma_find_from(mm, addr);
 	}
 	*err = 0;
-	return vma_insert_prepared(mm, v, addr, addr + len, vmflags, fname, offset);
+	return vma_insert_before(mm, v, next, addr, addr + len, vmflags, fname, offset);
 }
 
 /*
@@ -257,7 +292,7 @@ static long mmap_limits(struct mm *mm, unsigned long addr, unsigned long len, un
 
 /* The MAP_HUGETLB part of mmap (HT-1..4) at addr, placed: limits, reservation, the VMA. */
 static long mmap_hugetlb(struct mm *mm, struct hstate *h, unsigned long addr, unsigned long len,
-			 unsigned long flags, unsigned vmflags, bool write)
+			 unsigned long flags, struct vma *next, unsigned vmflags, bool write)
 {
 	bool reserve = !(flags & MAP_NORESERVE);
 	long err;
@@ -268,7 +303,7 @@ static long mmap_hugetlb(struct mm *mm, struct hstate *h, unsigned long addr, un
 	if (reserve && hugetlb_reserve(h, len / h->size))
 		return -ENOMEM;	/* HT-4: the pool cannot cover it; nothing reserved */
 	vmflags |= hugetlb_vma_flags(h, reserve);
-	if (!mmap_insert(mm, addr, len, flags, vmflags, NULL, 0, &err)) {
+	if (!mmap_insert(mm, addr, len, flags, next, vmflags, NULL, 0, &err)) {
 		if (reserve)
 			h->resv -= len / h->size;
 		return err;
@@ -288,8 +323,8 @@ long mm_mmap(struct mm *mm, unsigned long addr, unsigned long len, unsigned long
 	     unsigned may_not)
 {
 	struct hstate *h = NULL;
+	struct vma *v, *next = NULL;
 	unsigned vmflags;
-	struct vma *v;
 	long err;
 
 	if (flags & MAP_HUGETLB) {
@@ -308,14 +343,14 @@ long mm_mmap(struct mm *mm, unsigned long addr, unsigned long len, unsigned long
 		return -ENOMEM;	/* OC-10: Linux's test is ">" here */
 	if (len > TASK_SIZE - (h ? 0 : USER_MMAP_MIN))
 		return -ENOMEM;	/* MM-8 */
-	err = mmap_place(mm, &addr, len, flags, h ? h->size : PAGE_SIZE);
+	err = mmap_place(mm, &addr, len, flags, h ? h->size : PAGE_SIZE, &next);
 	if (!err)
 		err = mmap_type(flags, file || h, &vmflags);
 	if (err)
 		return err;
 	vmflags |= mm_prot_to_vm(prot) | ((VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC) & ~may_not);	/* MM-18: other bits ignored; FM-1 */
 	if (h)	/* ML-7: hugetlb memory is never VM_LOCKED */
-		return mmap_hugetlb(mm, h, addr, len, flags, vmflags & ~VM_NORESERVE, prot & PROT_WRITE);
+		return mmap_hugetlb(mm, h, addr, len, flags, next, vmflags & ~VM_NORESERVE, prot & PROT_WRITE);
 	vmflags |= mm->def_flags;	/* ML-11: mlockall(MCL_FUTURE) */
 	if (flags & MAP_LOCKED)
 		vmflags |= VM_LOCKED;	/* ML-9 */
@@ -326,7 +361,7 @@ long mm_mmap(struct mm *mm, unsigned long addr, unsigned long len, unsigned long
 	if (err)
 		return err;
 	/* identity (struct vma): a shared anonymous mapping is its own object */
-	v = mmap_insert(mm, addr, len, flags, vmflags, fname,
+	v = mmap_insert(mm, addr, len, flags, next, vmflags, fname,
 			file ? off : (vmflags & VM_SHARED) ? -(u64)addr : 0, &err);
 	if (!v)
 		return err;

@@ -235,7 +235,7 @@ static long mremap_to(struct mm *mm, struct vma *v, unsigned long old, unsigned 
 		return -ENOMEM;	/* OC-20, OC-21 */
 	if (!(flags & MREMAP_FIXED)) {
 		/* DONTUNMAP alone: new_addr is only a hint, as for mmap */
-		new_addr = mm_choose_address(mm, new_addr, new_len);
+		new_addr = mm_choose_address(mm, new_addr, new_len, NULL);
 		if (!new_addr)
 			return -ENOMEM;
 	}
@@ -291,7 +291,7 @@ static long mremap_do(struct mm *mm, struct vma *v, unsigned long old, unsigned 
 		return err;
 	if (!(flags & MREMAP_MAYMOVE))
 		return -ENOMEM;
-	new_addr = vma_find_gap_down(mm, new_len, mm->mmap_base, USER_MMAP_MIN);
+	new_addr = vma_find_gap_down(mm, new_len, mm->mmap_base, USER_MMAP_MIN, NULL);
 	if (!new_addr)
 		return -ENOMEM;
 	return mremap_move(mm, v, old, old_len, new_addr, new_len, false);

@@ -20,10 +20,18 @@
  *
  * Keeping it right. A node's height and max_gap depend on its children and,
  * through gap_before(), on its list predecessor. Every update therefore ends
- * with rebalance_up() from the lowest node whose data changed: it walks to
- * the root recomputing each node, rotating where the AVL invariant broke.
- * Each update comments why every node whose gap_before() changed is on that
- * walk.
+ * with rebalance_up() from the lowest node whose data changed, naming the
+ * highest one (its "top"): it walks up recomputing each node, rotating
+ * where the AVL invariant broke, and past the top it does only what is
+ * still needed: once a height stays, only max_gap goes on, and once that
+ * stays too the walk ends. Each update comments why every node whose
+ * gap_before() changed is on that walk, at or below its top. The walk
+ * often does reach the root: mmap puts a new VMA at the edge of the
+ * largest gap, which every ancestor's max_gap holds.
+ *
+ * Fewer walks. The gap searches report the VMA above the gap they found,
+ * so vma_insert_before() can insert there without searching again, and
+ * mm->vma_last gives the gap above the highest VMA without a walk.
  *
  * VMA structures come from a slab cache (mm/slab.c), whose pages go back to
  * the page allocator when their last VMA is freed.
@@ -144,39 +152,88 @@ static struct vma *rotate_right(struct mm *mm, struct vma *x)
 /*
  * Recompute n, whose children are valid AVL trees with heights differing by
  * at most 2, and restore the AVL invariant with one single or double
- * rotation. Returns the node now at n's place.
+ * rotation (the rotations recompute the nodes they move). Returns the node
+ * now at n's place. The children's heights are read once: this runs at
+ * every level of every update.
  */
 static struct vma *rebalance_node(struct mm *mm, struct vma *n)
 {
-	node_update(n);
-	if (balance(n) > 1) {
+	int hl = height(n->left), hr = height(n->right);
+
+	if (hl > hr + 1) {
 		if (balance(n->left) < 0)
 			rotate_left(mm, n->left);
 		return rotate_right(mm, n);
 	}
-	if (balance(n) < -1) {
+	if (hr > hl + 1) {
 		if (balance(n->right) > 0)
 			rotate_right(mm, n->right);
 		return rotate_left(mm, n);
 	}
+	n->height = 1 + MAX(hl, hr);
+	n->max_gap = MAX(gap_before(n), MAX(subtree_gap(n->left), subtree_gap(n->right)));
 	return n;
 }
 
-/* Rebalance and recompute every node from n up to the root. O(log n). */
-static void rebalance_up(struct mm *mm, struct vma *n)
+/*
+ * One child of n saw its max_gap change from was to now (now != was), and
+ * nothing else below n or about n changed: carry that up towards the root.
+ * A larger value only has to be compared in. A smaller one matters only to
+ * a node whose max_gap was that child's, and that node is recomputed. Stops
+ * at the first node whose max_gap stays: nothing above depends on anything
+ * that changed.
+ */
+static void gaps_up(struct vma *n, unsigned long was, unsigned long now)
 {
-	while (n)
-		n = rebalance_node(mm, n)->parent;
+	for (; n; n = n->parent) {
+		unsigned long old = n->max_gap;
+
+		if (now > was) {
+			if (old >= now)
+				return;
+			n->max_gap = now;
+		} else {
+			if (old > was)
+				return;	/* its largest gap lies elsewhere */
+			n->max_gap = MAX(gap_before(n), MAX(subtree_gap(n->left), subtree_gap(n->right)));
+			if (n->max_gap == old)
+				return;
+		}
+		was = old;
+		now = n->max_gap;
+	}
 }
 
-/* The highest VMA, or NULL: the end of the tree's right spine. */
-static struct vma *last_vma(const struct mm *mm)
+/*
+ * Restore heights, balance and max_gap from n up to the root after an
+ * update. top is the highest node the update changed directly (new, given
+ * new children, or a new gap_before()); it is n or an ancestor of n, or
+ * NULL when n is the only such node. Every node up to top is rebalanced and
+ * recomputed. Above it, once a node's height comes out as it was without a
+ * rotation, no node further up can change height or need a rotation, so
+ * only max_gap goes on up (gaps_up()), and it stops when it settles.
+ * "As it was" compares with the node's stored height and max_gap, which
+ * are what its parent was computed from: tree_unlink() makes that true for
+ * the node it moves. O(log n).
+ */
+static void rebalance_up(struct mm *mm, struct vma *n, const struct vma *top)
 {
-	struct vma *n = mm->vma_root;
+	bool passed_top = top == NULL;
 
-	while (n && n->right)
-		n = n->right;
-	return n;
+	while (n) {
+		int old_height = n->height;
+		unsigned long old_gap = n->max_gap;
+		struct vma *m = rebalance_node(mm, n);
+
+		if (n == top)
+			passed_top = true;
+		if (passed_top && m == n && n->height == old_height) {
+			if (n->max_gap != old_gap)
+				gaps_up(n->parent, old_gap, n->max_gap);
+			return;
+		}
+		n = m->parent;
+	}
 }
 
 /*
@@ -186,7 +243,8 @@ static struct vma *last_vma(const struct mm *mm)
  *
  * Gaps: only v's and v->next's gap_before() change. v is the start of the
  * rebalance walk, and v->next is v's parent or the ancestor whose left
- * subtree holds v, so the walk passes it.
+ * subtree holds v, so the walk passes it: it is the walk's top (or v's
+ * parent, the one node given a new child, when v is the highest).
  */
 static void link_after(struct mm *mm, struct vma *prev, struct vma *v)
 {
@@ -214,8 +272,10 @@ static void link_after(struct mm *mm, struct vma *prev, struct vma *v)
 		mm->vmas = v;
 	if (next)
 		next->prev = v;
+	else
+		mm->vma_last = v;
 	mm->nvmas++;
-	rebalance_up(mm, v);
+	rebalance_up(mm, v, next ? next : v->parent);
 }
 
 /*
@@ -223,15 +283,17 @@ static void link_after(struct mm *mm, struct vma *prev, struct vma *v)
  * gap_before() of v's old successor is its new value).
  *
  * With two children, v's successor s (leftmost of v's right subtree) takes
- * v's place and the walk starts where s was, passing s. With at most one
- * child, that child replaces v and the walk starts there: if it is the
- * right child it is a leaf (AVL) and so is v's successor; otherwise the
- * successor is an ancestor of v. Either way the walk passes the one node
- * whose gap changed.
+ * v's place, height and max_gap (so rebalance_up() compares with what v's
+ * parent was computed from), and the walk starts where s was, with s as its
+ * top. With at most one child, that child replaces v and the walk starts
+ * there; its top is v's old parent (given a new child) or, when higher,
+ * the successor: if the child is the right one it is a leaf (AVL) and so is
+ * the successor; otherwise the successor is an ancestor of v. Either way
+ * the walk passes the one node whose gap changed.
  */
 static void tree_unlink(struct mm *mm, struct vma *v, struct vma *succ)
 {
-	struct vma *fix;
+	struct vma *fix, *top;
 
 	if (v->left && v->right) {
 		struct vma *s = succ;
@@ -247,13 +309,17 @@ static void tree_unlink(struct mm *mm, struct vma *v, struct vma *succ)
 		replace_child(mm, v->parent, v, s);
 		s->left = v->left;
 		s->left->parent = s;
+		s->height = v->height;
+		s->max_gap = v->max_gap;
+		top = s;
 	} else {
 		struct vma *child = v->left ? v->left : v->right;
 
 		fix = child ? child : v->parent;
+		top = succ && succ != child ? succ : v->parent;
 		replace_child(mm, v->parent, v, child);
 	}
-	rebalance_up(mm, fix);
+	rebalance_up(mm, fix, top);
 }
 
 /* ---- lookups ---- */
@@ -348,17 +414,30 @@ void vma_unprepare(struct vma *v)
 struct vma *vma_insert_prepared(struct mm *mm, struct vma *v, unsigned long start, unsigned long end,
 				unsigned flags, const char *name, u64 offset)
 {
-	struct vma *next = vma_find_from(mm, start);
+	return vma_insert_before(mm, v, vma_find_from(mm, start), start, end, flags, name, offset);
+}
+
+/*
+ * next is trusted only as far as O(1) checks go: the range must lie between
+ * next's predecessor (mm->vma_last when next is NULL) and next, which is
+ * exactly what makes next the first VMA ending above start.
+ */
+struct vma *vma_insert_before(struct mm *mm, struct vma *v, struct vma *next, unsigned long start,
+			      unsigned long end, unsigned flags, const char *name, u64 offset)
+{
+	struct vma *prev = next ? next->prev : mm->vma_last;
 
 	VMA_ASSERT(start < end, "[%lx, %lx)", start, end);
 	VMA_ASSERT(!next || next->start >= end, "[%lx, %lx) overlaps [%lx, %lx)", start, end,
 		   next->start, next->end);
+	VMA_ASSERT(!prev || prev->end <= start, "[%lx, %lx) overlaps [%lx, %lx)", start, end,
+		   prev->start, prev->end);
 	v->start = start;
 	v->end = end;
 	v->flags = flags;
 	v->name = name;
 	v->offset = offset;
-	link_after(mm, next ? next->prev : last_vma(mm), v);
+	link_after(mm, prev, v);
 	vm_stat(mm, flags, vma_pages(v));
 	return v;
 }
@@ -375,6 +454,8 @@ void vma_remove(struct mm *mm, struct vma *v)
 		mm->vmas = v->next;
 	if (v->next)
 		v->next->prev = v->prev;
+	else
+		mm->vma_last = v->prev;
 	tree_unlink(mm, v, succ);
 	mm->nvmas--;
 	vma_file_put(v->file);
@@ -429,9 +510,9 @@ void vma_adjust(struct mm *mm, struct vma *v, unsigned long start, unsigned long
 	v->start = start;
 	v->end = end;
 	vm_stat(mm, v->flags, vma_pages(v));
-	rebalance_up(mm, v);
+	rebalance_up(mm, v, v);
 	if (v->next)
-		rebalance_up(mm, v->next);
+		rebalance_up(mm, v->next, v->next);
 }
 
 bool vma_mergeable(const struct vma *a, const struct vma *b)
@@ -490,32 +571,41 @@ static bool gap_fits(unsigned long glo, unsigned long ghi, unsigned long lo, uns
 	return true;
 }
 
+/* Can n's subtree (n may be NULL) hold a gap of len bytes at all? */
+static bool may_fit(const struct vma *n, unsigned long len)
+{
+	return n && n->max_gap >= len;
+}
+
 /*
  * The highest VMA in n's subtree whose gap_before(), cut to [lo, hi), holds
- * len bytes. Visits the right subtree first; skips a subtree when max_gap
- * is too small, or when its gaps lie wholly on the wrong side of the
- * bounds (gaps of the right subtree start at or above n->end, gaps of the
- * left subtree end at or below prev_end(n)).
+ * len bytes (n's subtree may_fit()). Tries the right subtree first, then
+ * n's own gap, then goes on down the left subtree. Skips a subtree when its
+ * max_gap is too small, or when its gaps lie wholly on the wrong side of
+ * the bounds (gaps of the right subtree start at or above n->end, gaps of
+ * the left subtree end at or below prev_end(n)). Checking a child before
+ * visiting it, and looping instead of recursing to the left, keeps the cost
+ * of each level of the descent to a few loads.
  */
 static const struct vma *gap_down(const struct vma *n, unsigned long len, unsigned long lo,
 				  unsigned long hi)
 {
 	unsigned long r[2], pe;
 
-	if (!n || n->max_gap < len)
-		return NULL;
-	if (n->end < hi && hi - n->end >= len) {
-		const struct vma *found = gap_down(n->right, len, lo, hi);
+	for (;;) {
+		if (may_fit(n->right, len) && n->end < hi && hi - n->end >= len) {
+			const struct vma *found = gap_down(n->right, len, lo, hi);
 
-		if (found)
-			return found;
+			if (found)
+				return found;
+		}
+		pe = prev_end(n);
+		if (gap_fits(pe, n->start, lo, hi, len, r))
+			return n;
+		if (!may_fit(n->left, len) || pe <= lo || pe - lo < len)
+			return NULL;
+		n = n->left;
 	}
-	pe = prev_end(n);
-	if (gap_fits(pe, n->start, lo, hi, len, r))
-		return n;
-	if (pe > lo && pe - lo >= len)
-		return gap_down(n->left, len, lo, hi);
-	return NULL;
 }
 
 /* The lowest such VMA: gap_down() with the order of visits reversed. */
@@ -524,52 +614,68 @@ static const struct vma *gap_up(const struct vma *n, unsigned long len, unsigned
 {
 	unsigned long r[2], pe;
 
-	if (!n || n->max_gap < len)
-		return NULL;
-	pe = prev_end(n);
-	if (pe > lo && pe - lo >= len) {
-		const struct vma *found = gap_up(n->left, len, lo, hi);
+	for (;;) {
+		pe = prev_end(n);
+		if (may_fit(n->left, len) && pe > lo && pe - lo >= len) {
+			const struct vma *found = gap_up(n->left, len, lo, hi);
 
-		if (found)
-			return found;
+			if (found)
+				return found;
+		}
+		if (gap_fits(pe, n->start, lo, hi, len, r))
+			return n;
+		if (!may_fit(n->right, len) || n->end >= hi || hi - n->end < len)
+			return NULL;
+		n = n->right;
 	}
-	if (gap_fits(pe, n->start, lo, hi, len, r))
-		return n;
-	if (n->end < hi && hi - n->end >= len)
-		return gap_up(n->right, len, lo, hi);
-	return NULL;
 }
 
-/* The gap above the highest VMA is [last->end, top); the empty set has [0, top). */
+/*
+ * The gap above the highest VMA is [last->end, top); the empty set has
+ * [0, top). The VMA above a gap is the one the search found (NULL for the
+ * top gap).
+ */
 unsigned long vma_find_gap_down(const struct mm *mm, unsigned long len, unsigned long below,
-				unsigned long floor)
+				unsigned long floor, struct vma **next)
 {
-	const struct vma *last = last_vma(mm), *n;
+	const struct vma *last = mm->vma_last, *n;
 	unsigned long r[2];
 
 	if (!len)
 		return 0;
-	if (gap_fits(last ? last->end : 0, NO_LIMIT, floor, below, len, r))
+	if (gap_fits(last ? last->end : 0, NO_LIMIT, floor, below, len, r)) {
+		if (next)
+			*next = NULL;
 		return r[1] - len;
-	n = gap_down(mm->vma_root, len, floor, below);
-	if (n && gap_fits(prev_end(n), n->start, floor, below, len, r))
+	}
+	n = may_fit(mm->vma_root, len) ? gap_down(mm->vma_root, len, floor, below) : NULL;
+	if (n && gap_fits(prev_end(n), n->start, floor, below, len, r)) {
+		if (next)
+			*next = (struct vma *)n;
 		return r[1] - len;
+	}
 	return 0;
 }
 
 unsigned long vma_find_gap_up(const struct mm *mm, unsigned long len, unsigned long from,
-			      unsigned long ceiling)
+			      unsigned long ceiling, struct vma **next)
 {
-	const struct vma *last = last_vma(mm), *n;
+	const struct vma *last = mm->vma_last, *n;
 	unsigned long r[2];
 
 	if (!len)
 		return 0;
-	n = gap_up(mm->vma_root, len, from, ceiling);
-	if (n && gap_fits(prev_end(n), n->start, from, ceiling, len, r))
+	n = may_fit(mm->vma_root, len) ? gap_up(mm->vma_root, len, from, ceiling) : NULL;
+	if (n && gap_fits(prev_end(n), n->start, from, ceiling, len, r)) {
+		if (next)
+			*next = (struct vma *)n;
 		return r[0];
-	if (gap_fits(last ? last->end : 0, NO_LIMIT, from, ceiling, len, r))
+	}
+	if (gap_fits(last ? last->end : 0, NO_LIMIT, from, ceiling, len, r)) {
+		if (next)
+			*next = NULL;
 		return r[0];
+	}
 	return 0;
 }
 
@@ -665,6 +771,8 @@ static bool check_all(const struct mm *mm, char *buf, size_t size)
 		return false;
 	CHECK(&st, !st.expect, "list continues past the tree's last VMA with %p [%lx, %lx)",
 	      (const void *)st.expect, st.expect->start, st.expect->end);
+	CHECK(&st, mm->vma_last == st.last, "vma_last %p, the highest VMA is %p",
+	      (const void *)mm->vma_last, (const void *)st.last);
 	CHECK(&st, st.count == mm->nvmas, "tree holds %d VMAs, nvmas %d", st.count, mm->nvmas);
 	return st.ok;
 }

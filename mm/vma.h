@@ -7,9 +7,9 @@
  * every VMA is SEGV_MAPERR, a fault the VMA's flags forbid is SEGV_ACCERR.
  *
  * The set is kept twice, and both views always agree:
- *   - a sorted doubly-linked list (mm->vmas is the lowest VMA, prev/next
- *     are the neighbours), so walking the set in address order and
- *     reaching a neighbour are O(1);
+ *   - a sorted doubly-linked list (mm->vmas is the lowest VMA,
+ *     mm->vma_last the highest, prev/next are the neighbours), so walking
+ *     the set in address order and reaching a neighbour are O(1);
  *   - an AVL tree keyed by start (mm->vma_root), so finding a VMA,
  *     inserting, removing, splitting and merging are O(log n). Each node
  *     also records the largest free gap in its subtree, so the search for
@@ -24,7 +24,7 @@
  *     or vma_merge_neighbours(): the tree caches gap sizes that depend on
  *     them. Changing flags, name or offset directly is fine.
  *   - The tree fields (left, right, parent, height, max_gap) are private
- *     to vma.c.
+ *     to vma.c, and so are mm's vmas, vma_last, vma_root and nvmas.
  */
 #ifndef MM_VMA_H
 #define MM_VMA_H
@@ -127,6 +127,7 @@ struct vma {
 struct mm {
 	struct pt_space pt;		/* the page tables, with this mm's ASID */
 	struct vma *vmas;		/* sorted list: the lowest VMA */
+	struct vma *vma_last;		/* and the highest (for the gap above it) */
 	struct vma *vma_root;		/* AVL tree of the same VMAs */
 	int nvmas;
 	/* Pages in VMAs, kept by vma.c (vma_insert*, vma_remove, vma_adjust,
@@ -183,6 +184,16 @@ struct vma *vma_insert_prepared(struct mm *mm, struct vma *v, unsigned long star
 				unsigned flags, const char *name, u64 offset);
 void vma_unprepare(struct vma *v);
 
+/*
+ * vma_insert_prepared() where the caller already knows the place: next is
+ * the VMA that will follow the new one (what vma_find_from(mm, start)
+ * returns; NULL: it becomes the highest), as the gap searches below report
+ * it. The range must lie between next->prev and next (else panic). Saves
+ * the tree search; the insertion itself is O(log n).
+ */
+struct vma *vma_insert_before(struct mm *mm, struct vma *v, struct vma *next, unsigned long start,
+			      unsigned long end, unsigned flags, const char *name, u64 offset);
+
 /* Remove vma from the set and free it (its pages must be unmapped already). O(log n). */
 void vma_remove(struct mm *mm, struct vma *vma);
 
@@ -232,24 +243,27 @@ struct vma *vma_merge_neighbours(struct mm *mm, struct vma *v);
 /*
  * The highest address A with floor <= A, A + len <= below and [A, A + len)
  * free of VMAs; 0 when there is none (or len is 0). Since 0 also means "no
- * gap", pass floor >= 1 (the kernel passes mmap_min_addr). O(log n).
+ * gap", pass floor >= 1 (the kernel passes mmap_min_addr). When one is
+ * found and next is not NULL, *next gets the VMA just above the gap (NULL:
+ * the gap above the highest VMA), ready for vma_insert_before(). O(log n).
  */
 unsigned long vma_find_gap_down(const struct mm *mm, unsigned long len, unsigned long below,
-				unsigned long floor);
+				unsigned long floor, struct vma **next);
 
 /*
  * The lowest address A with from <= A, A + len <= ceiling and [A, A + len)
  * free of VMAs; 0 when there is none (or len is 0). As above, a result of
- * 0 is "none", so pass from >= 1. O(log n).
+ * 0 is "none", so pass from >= 1; next as above. O(log n).
  */
 unsigned long vma_find_gap_up(const struct mm *mm, unsigned long len, unsigned long from,
-			      unsigned long ceiling);
+			      unsigned long ceiling, struct vma **next);
 
 /*
  * Verify every invariant of the set: the tree is a BST by start with
  * correct parent links, AVL-balanced with correct heights; VMAs are
  * non-empty and do not overlap; the list is exactly the in-order
- * traversal (mm->vmas first, prev/next mirrored); every max_gap is right;
+ * traversal (mm->vmas first, mm->vma_last last, prev/next mirrored);
+ * every max_gap is right;
  * nvmas is the number of nodes. Prints each problem found ("vma_check:
  * ...") and returns false if there was one. O(n): for tests and debug.
  */

@@ -8,7 +8,11 @@
  *     once they are restored;
  *  3. random operations in three address ranges (at 0, in the middle, at the
  *     top of the address space), each checked against a sorted-array model
- *     after every operation, with vma_check() every CHECK_EVERY operations;
+ *     after every operation, with vma_check() (every max_gap, height, link)
+ *     every CHECK_EVERY operations (1: after each one, since the tree's
+ *     updates stop early once nothing above them can change); inserts go
+ *     through vma_insert() or, at the place the model says, through
+ *     vma_insert_before(), and every gap search's next VMA is checked;
  *  4. a micro-benchmark printed as TAP comments (not asserted).
  *
  * Usage: test_vma [seed]
@@ -22,7 +26,7 @@
 #include "host_env.h"
 
 #define P PAGE_SIZE
-#define CHECK_EVERY 16
+#define CHECK_EVERY 1
 
 /* ---- fake page allocator: whole pages from malloc ---- */
 
@@ -117,20 +121,20 @@ static void test_empty(void)
 
 	tap_ok(!vma_find(&mm, 0) && !vma_find(&mm, 0x1000) && !vma_find_from(&mm, 0) &&
 	       vma_count(&mm) == 0 && vma_check(&mm), "empty set: nothing found, count 0, check ok");
-	tap_ok(vma_find_gap_down(&mm, 4 * P, 100 * P, P) == 96 * P &&
-	       vma_find_gap_up(&mm, 4 * P, 10 * P, 100 * P) == 10 * P,
+	tap_ok(vma_find_gap_down(&mm, 4 * P, 100 * P, P, NULL) == 96 * P &&
+	       vma_find_gap_up(&mm, 4 * P, 10 * P, 100 * P, NULL) == 10 * P,
 	       "empty set: gap down ends at 'below', gap up starts at 'from'");
-	tap_ok(vma_find_gap_down(&mm, 100 * P, 100 * P, P) == 0 &&
-	       vma_find_gap_down(&mm, 99 * P, 100 * P, P) == P &&
-	       vma_find_gap_up(&mm, 91 * P, 10 * P, 100 * P) == 0 &&
-	       vma_find_gap_up(&mm, 90 * P, 10 * P, 100 * P) == 10 * P,
+	tap_ok(vma_find_gap_down(&mm, 100 * P, 100 * P, P, NULL) == 0 &&
+	       vma_find_gap_down(&mm, 99 * P, 100 * P, P, NULL) == P &&
+	       vma_find_gap_up(&mm, 91 * P, 10 * P, 100 * P, NULL) == 0 &&
+	       vma_find_gap_up(&mm, 90 * P, 10 * P, 100 * P, NULL) == 10 * P,
 	       "empty set: [floor, below) and [from, ceiling) fit exactly, one page more does not");
-	tap_ok(vma_find_gap_down(&mm, 0, 100 * P, P) == 0 && vma_find_gap_up(&mm, 0, P, 100 * P) == 0 &&
-	       vma_find_gap_down(&mm, P, 5 * P, 10 * P) == 0 &&
-	       vma_find_gap_up(&mm, P, 10 * P, 5 * P) == 0,
+	tap_ok(vma_find_gap_down(&mm, 0, 100 * P, P, NULL) == 0 && vma_find_gap_up(&mm, 0, P, 100 * P, NULL) == 0 &&
+	       vma_find_gap_down(&mm, P, 5 * P, 10 * P, NULL) == 0 &&
+	       vma_find_gap_up(&mm, P, 10 * P, 5 * P, NULL) == 0,
 	       "len 0, or floor above below, finds nothing");
-	tap_ok(vma_find_gap_down(&mm, P, ~0UL, P) == ~0UL - P &&
-	       vma_find_gap_up(&mm, P, ~0UL - 2 * P, ~0UL) == ~0UL - 2 * P,
+	tap_ok(vma_find_gap_down(&mm, P, ~0UL, P, NULL) == ~0UL - P &&
+	       vma_find_gap_up(&mm, P, ~0UL - 2 * P, ~0UL, NULL) == ~0UL - 2 * P,
 	       "empty set: gaps reach the top of the address space");
 }
 
@@ -166,30 +170,30 @@ static void test_gaps(void)
 
 	make_four(&mm);
 	/* gap [50,70) is 20 pages; floor exactly at its start */
-	tap_ok(vma_find_gap_down(&mm, 20 * P, 75 * P, 50 * P) == 50 * P &&
-	       vma_find_gap_down(&mm, 20 * P, 75 * P, 50 * P + 1) == 0,
+	tap_ok(vma_find_gap_down(&mm, 20 * P, 75 * P, 50 * P, NULL) == 50 * P &&
+	       vma_find_gap_down(&mm, 20 * P, 75 * P, 50 * P + 1, NULL) == 0,
 	       "gap down: exact fit at the floor, none one byte higher");
-	tap_ok(vma_find_gap_up(&mm, 20 * P, 45 * P, 70 * P) == 50 * P &&
-	       vma_find_gap_up(&mm, 20 * P, 45 * P, 70 * P - 1) == 0,
+	tap_ok(vma_find_gap_up(&mm, 20 * P, 45 * P, 70 * P, NULL) == 50 * P &&
+	       vma_find_gap_up(&mm, 20 * P, 45 * P, 70 * P - 1, NULL) == 0,
 	       "gap up: exact fit under the ceiling, none one byte lower");
-	tap_ok(vma_find_gap_down(&mm, 10 * P, 100 * P, P) == 90 * P &&
-	       vma_find_gap_down(&mm, 10 * P, 85 * P, P) == 60 * P &&
-	       vma_find_gap_down(&mm, 6 * P, 55 * P, P) == 24 * P &&
-	       vma_find_gap_down(&mm, 5 * P, 60 * P, P) == 55 * P &&
-	       vma_find_gap_down(&mm, 5 * P, 45 * P, 41 * P) == 0,
+	tap_ok(vma_find_gap_down(&mm, 10 * P, 100 * P, P, NULL) == 90 * P &&
+	       vma_find_gap_down(&mm, 10 * P, 85 * P, P, NULL) == 60 * P &&
+	       vma_find_gap_down(&mm, 6 * P, 55 * P, P, NULL) == 24 * P &&
+	       vma_find_gap_down(&mm, 5 * P, 60 * P, P, NULL) == 55 * P &&
+	       vma_find_gap_down(&mm, 5 * P, 45 * P, 41 * P, NULL) == 0,
 	       "gap down: highest fit, skipping gaps that are too small or cut by the bounds");
-	tap_ok(vma_find_gap_up(&mm, 10 * P, P, 100 * P) == 20 * P &&
-	       vma_find_gap_up(&mm, 11 * P, P, 100 * P) == 50 * P &&
-	       vma_find_gap_up(&mm, 8 * P, 2 * P, 100 * P) == 2 * P &&
-	       vma_find_gap_up(&mm, 20 * P, P, 100 * P) == 50 * P &&
-	       vma_find_gap_up(&mm, 21 * P, P, 101 * P) == 80 * P,
+	tap_ok(vma_find_gap_up(&mm, 10 * P, P, 100 * P, NULL) == 20 * P &&
+	       vma_find_gap_up(&mm, 11 * P, P, 100 * P, NULL) == 50 * P &&
+	       vma_find_gap_up(&mm, 8 * P, 2 * P, 100 * P, NULL) == 2 * P &&
+	       vma_find_gap_up(&mm, 20 * P, P, 100 * P, NULL) == 50 * P &&
+	       vma_find_gap_up(&mm, 21 * P, P, 101 * P, NULL) == 80 * P,
 	       "gap up: lowest fit, including the one above the last VMA");
-	tap_ok(vma_find_gap_down(&mm, 30 * P, 100 * P, P) == 0 &&
-	       vma_find_gap_up(&mm, 30 * P, P, 100 * P) == 0 &&
-	       vma_find_gap_down(&mm, 30 * P, 110 * P, P) == 80 * P,
+	tap_ok(vma_find_gap_down(&mm, 30 * P, 100 * P, P, NULL) == 0 &&
+	       vma_find_gap_up(&mm, 30 * P, P, 100 * P, NULL) == 0 &&
+	       vma_find_gap_down(&mm, 30 * P, 110 * P, P, NULL) == 80 * P,
 	       "len larger than every gap finds nothing (until 'below' leaves room at the top)");
-	tap_ok(vma_find_gap_down(&mm, 10 * P, 20 * P, 0) == 0 &&
-	       vma_find_gap_down(&mm, 9 * P, 20 * P, 0) == P,
+	tap_ok(vma_find_gap_down(&mm, 10 * P, 20 * P, 0, NULL) == 0 &&
+	       vma_find_gap_down(&mm, 9 * P, 20 * P, 0, NULL) == P,
 	       "gap below the first VMA starts at 0 (and 0 reads as 'none')");
 	remove_all(&mm);
 }
@@ -282,8 +286,8 @@ static void test_split_adjust(void)
 	tap_ok(hi->offset == 7 * P && lo2 && lo2->offset == 7 * P && vma_check(&mm),
 	       "an anonymous VMA's identity stays through vma_adjust and vma_split");
 	tap_ok(lo->start == 25 * P && lo->end == 45 * P && lo->offset == 25 * P && vma_check(&mm) &&
-	       vma_find_gap_down(&mm, 5 * P, 25 * P, P) == 20 * P &&
-	       vma_find_gap_up(&mm, 6 * P, 11 * P, 100 * P) == 45 * P,
+	       vma_find_gap_down(&mm, 5 * P, 25 * P, P, NULL) == 20 * P &&
+	       vma_find_gap_up(&mm, 6 * P, 11 * P, 100 * P, NULL) == 45 * P,
 	       "vma_adjust moves both bounds, the offset and the gaps");
 	tap_ok(EXPECT_PANIC(vma_adjust(&mm, lo, 19 * P, 45 * P)) && lo->start == 25 * P &&
 	       EXPECT_PANIC(vma_adjust(&mm, v, 10 * P, 26 * P)) && vma_check(&mm),
@@ -382,6 +386,8 @@ static void test_check_fires(void)
 	CORRUPT(&mm, mid->next, mid->next->next, "list");
 	CORRUPT(&mm, mid->prev, NULL, "prev");
 	CORRUPT(&mm, mm.vmas, mm.vmas->next, "list");
+	CORRUPT(&mm, mm.vma_last, mm.vma_last->prev, "vma_last");
+	CORRUPT(&mm, mm.vma_last, NULL, "vma_last");
 	CORRUPT(&mm, mm.nvmas, 201, "nvmas");
 	CORRUPT(&mm, mm.nvmas, 199, "nvmas");
 	CORRUPT(&mm, leaf->left, root, "cycle");
@@ -406,6 +412,7 @@ static void test_check_fires(void)
 		n[i].max_gap = i ? 5 * P : 10 * P;
 	}
 	fake.vmas = fake.vma_root = &n[0];
+	fake.vma_last = &n[2];
 	fake.nvmas = 3;
 	ok = check_quiet(&fake, &msg);
 	tap_ok(!ok && strstr(msg, "unbalanced") && !strstr(msg, "height"),
@@ -618,7 +625,11 @@ static bool step_insert(struct mm *mm, long step)
 		r.offset = rnd_below(64) * P;
 	if (r.name && i && rnd_below(2))	/* often continue the file of the VMA below */
 		r.offset = model[i - 1].offset + (s - model[i - 1].start);
-	v = vma_insert(mm, s, e, r.flags, r.name, r.offset);
+	if (rnd_below(2))
+		v = vma_insert(mm, s, e, r.flags, r.name, r.offset);
+	else if ((v = vma_prepare()))
+		v = vma_insert_before(mm, v, i < nmodel ? model[i].v : NULL, s, e, r.flags, r.name,
+				      r.offset);
 	if (!v) {
 		printf("# step %ld: insert [%lx, %lx) failed\n", step, s, e);
 		return false;
@@ -751,18 +762,29 @@ static bool step_gap(struct mm *mm, long step)
 	unsigned long len = rnd_len(), a = rnd_addr(), b = rnd_addr();
 	unsigned long lo = MIN(a, b), hi = MAX(a, b), got, want;
 	bool down = rnd_below(2);
+	struct vma *next = (struct vma *)&next, *want_next;	/* a value no search returns */
+	int i;
 
 	if (!rnd_below(10)) {	/* sometimes inverted bounds */
 		lo = MAX(a, b);
 		hi = MIN(a, b);
 	}
-	got = down ? vma_find_gap_down(mm, len, hi, lo) : vma_find_gap_up(mm, len, lo, hi);
+	got = down ? vma_find_gap_down(mm, len, hi, lo, &next) : vma_find_gap_up(mm, len, lo, hi, &next);
 	want = down ? model_gap_down(len, hi, lo) : model_gap_up(len, lo, hi);
 	stats.gaps++;
 	stats.gaps_found += want != 0;
 	if (got != want) {
 		printf("# step %ld: gap_%s(len %lx, [%lx, %lx)) = %lx, want %lx\n", step,
 		       down ? "down" : "up", len, lo, hi, got, want);
+		return false;
+	}
+	if (!got)
+		return true;
+	i = model_from(got);	/* [got, got + len) is free: the first VMA ending above got follows it */
+	want_next = i < nmodel ? model[i].v : NULL;
+	if (next != want_next) {
+		printf("# step %ld: gap_%s(len %lx) = %lx with next %p, want %p\n", step,
+		       down ? "down" : "up", len, got, (void *)next, (void *)want_next);
 		return false;
 	}
 	return true;
@@ -869,7 +891,7 @@ static void bench(int n, double out[3])
 	out[0] = (now_ns() - t) / ITER;
 	t = now_ns();
 	for (int i = 0; i < ITER; i++)
-		sum += vma_find_gap_down(&mm, 3 * P, below, P);
+		sum += vma_find_gap_down(&mm, 3 * P, below, P, NULL);
 	out[1] = (now_ns() - t) / ITER;
 	t = now_ns();
 	for (int i = 0; i < LIST_ITER; i++)

@@ -102,8 +102,8 @@ bool mm_range_mapped(struct mm *mm, unsigned long start, unsigned long end);
 
 /*
  * Split v so that one VMA covers exactly v's part of [start, end); returns
- * it, or NULL when a split had no memory (then v is as it was: a first
- * split is merged back).
+ * it, or NULL when a split had no memory or passed max_map_count (then v
+ * is as it was: a first split is undone).
  */
 struct vma *mm_isolate(struct mm *mm, struct vma *v, unsigned long start, unsigned long end);
 

@@ -52,7 +52,7 @@ struct vma *mm_isolate(struct mm *mm, struct vma *v, unsigned long start, unsign
 		return NULL;
 	if (v->end > end && !split_counted(mm, v, end)) {
 		if (cut)
-			vma_merge_neighbours(mm, v);	/* undo the first split; never fails */
+			vma_unsplit(mm, v->prev);	/* undo the first split (hugetlb too); never fails */
 		return NULL;
 	}
 	return v;

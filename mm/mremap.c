@@ -104,6 +104,41 @@ static long mremap_move(struct mm *mm, struct vma *v, unsigned long old, unsigne
 }
 
 /*
+ * The move of mremap_hugetlb: [old, old + len) of v (all of it inside v)
+ * goes to the free range at new_addr. The new VMA is allocated before v
+ * is cut, and a failure puts v back whole (MR-21): as on Linux, whose
+ * old VMA is only split by the final unmap, an error leaves it as it was.
+ */
+static long hugetlb_move_range(struct mm *mm, struct vma *v, unsigned long old, unsigned long len,
+			       unsigned long new_addr)
+{
+	struct vma *nv = vma_prepare();
+	bool cut_lo = v->start < old, cut_hi = v->end > old + len;
+	long err;
+
+	if (!nv)
+		return -ENOMEM;
+	if (!(v = mm_isolate(mm, v, old, old + len))) {
+		vma_unprepare(nv);
+		return -ENOMEM;
+	}
+	vma_insert_prepared(mm, nv, new_addr, new_addr + len, v->flags, v->name, 0);
+	err = hugetlb_move(mm, v, old, new_addr, len);
+	if (err) {
+		hugetlb_move(mm, nv, new_addr, old, len);	/* MR-21: undo */
+		vma_remove(mm, nv);
+		if (cut_hi)
+			vma_unsplit(mm, v);
+		if (cut_lo)
+			vma_unsplit(mm, v->prev);
+		return err;
+	}
+	v->flags &= ~VM_HUGE_RESV;	/* the reservation went with the entries */
+	err = mm_munmap(mm, old, len);
+	return err ? err : (long)new_addr;
+}
+
+/*
  * MR-7/HT-8: a hugetlb mapping shrinks in place or moves to new_addr
  * (huge-aligned), shrinking first if new_len < old_len; it never grows.
  * The entries move, not the pages, with the reservation of unfaulted pages.
@@ -113,7 +148,6 @@ static long mremap_hugetlb(struct mm *mm, struct vma *v, unsigned long old, unsi
 {
 	u64 hs = hugetlb_of_vma(v)->size;
 	bool to_new = flags & (MREMAP_FIXED | MREMAP_DONTUNMAP);
-	struct vma *nv;
 	long err;
 
 	if (!IS_ALIGNED(old, hs) || !IS_ALIGNED(new_addr, hs))
@@ -142,18 +176,7 @@ static long mremap_hugetlb(struct mm *mm, struct vma *v, unsigned long old, unsi
 		return -EFAULT;
 	if (new_len > v->end - old)
 		return -EFAULT;	/* MR-14 */
-	if (!(v = mm_isolate(mm, v, old, old + new_len)) ||
-	    !(nv = vma_insert(mm, new_addr, new_addr + new_len, v->flags, v->name, 0)))
-		return -ENOMEM;
-	err = hugetlb_move(mm, v, old, new_addr, new_len);
-	if (err) {
-		hugetlb_move(mm, nv, new_addr, old, new_len);	/* MR-21: undo */
-		vma_remove(mm, nv);
-		return err;
-	}
-	v->flags &= ~VM_HUGE_RESV;	/* the reservation went with the entries */
-	err = mm_munmap(mm, old, new_len);
-	return err ? err : (long)new_addr;
+	return hugetlb_move_range(mm, v, old, new_len, new_addr);
 }
 
 /*

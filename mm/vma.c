@@ -540,6 +540,15 @@ static void absorb_next(struct mm *mm, struct vma *lo, struct vma *hi)
 	vma_adjust(mm, lo, lo->start, end);
 }
 
+void vma_unsplit(struct mm *mm, struct vma *lo)
+{
+	struct vma *hi = lo->next;
+
+	VMA_ASSERT(hi && hi->start == lo->end && hi->flags == lo->flags && hi->file == lo->file,
+		   "unsplit [%lx, %lx) from its successor", lo->start, lo->end);
+	absorb_next(mm, lo, hi);
+}
+
 struct vma *vma_merge_neighbours(struct mm *mm, struct vma *v)
 {
 	if (v->prev && vma_mergeable(v->prev, v)) {

@@ -241,6 +241,14 @@ bool vma_mergeable(const struct vma *a, const struct vma *b);
 struct vma *vma_merge_neighbours(struct mm *mm, struct vma *v);
 
 /*
+ * Undo vma_split(mm, lo, ...): lo takes back lo->next, which must start at
+ * lo->end with lo's flags and file, whether or not vma_mergeable() holds
+ * (hugetlb VMAs never merge, but a split of one is undone this way).
+ * Never allocates, never fails. O(log n).
+ */
+void vma_unsplit(struct mm *mm, struct vma *lo);
+
+/*
  * The highest address A with floor <= A, A + len <= below and [A, A + len)
  * free of VMAs; 0 when there is none (or len is 0). Since 0 also means "no
  * gap", pass floor >= 1 (the kernel passes mmap_min_addr). When one is

@@ -17,12 +17,14 @@
  * mremap move 1, MREMAP_FIXED 2, mremap in place 1, mremap duplicate 1,
  * brk 1, fork 20 on arm64 (21 with glibc) / 16 on MicroBlaze (kernel stack, mm, root
  * table, each VMA and table of this process), mprotect over a huge page 2
- * (its split takes none). The TAP
+ * (its split takes none), mremap MREMAP_FIXED of the second of two hugetlb
+ * pages 3 on arm64 (the new VMA, the split, the table) / 2 on MicroBlaze
+ * (its 4 MiB leaves need no table). The TAP
  * line of each says the count it found.
  */
 #include "mm_util.h"
 
-#define NSCEN 19
+#define NSCEN 20
 #define MAXN 512	/* more allocations than any call here makes */
 
 static int ctl = -1;
@@ -386,6 +388,90 @@ static void unmap_thp(void)
 	madvise(thp_area, 9 * THP_SPAN, MADV_DONTNEED);
 }
 
+#ifndef MAP_HUGETLB
+#define MAP_HUGETLB 0x40000
+#endif
+static unsigned long hsz;	/* the default huge page size; 0: no hugetlb pool here */
+static long pool_before = -1;
+
+/* /proc/meminfo's Hugepagesize in bytes, or 0. */
+static unsigned long huge_size(void)
+{
+	const char *p;
+
+	if (read_proc("/proc/meminfo") < 0 || !(p = strstr(mm_procbuf, "Hugepagesize:")))
+		return 0;
+	return strtoul(p + 13, NULL, 10) * 1024;
+}
+
+/* Read or set /proc/sys/vm/nr_hugepages (set: n >= 0); the pool size, or -1. */
+static long huge_pool(long n)
+{
+	char buf[32];
+	int fd = open("/proc/sys/vm/nr_hugepages", n >= 0 ? O_RDWR : O_RDONLY);
+	long r = -1, len;
+
+	if (fd < 0)
+		return -1;
+	if (n >= 0) {
+		len = snprintf(buf, sizeof(buf), "%ld", n);
+		if (write(fd, buf, (size_t)len) != len)
+			n = -1;
+		lseek(fd, 0, SEEK_SET);
+	}
+	len = read(fd, buf, sizeof(buf) - 1);
+	if (len > 0) {
+		buf[len] = '\0';
+		r = strtol(buf, NULL, 10);
+	}
+	close(fd);
+	return r;
+}
+
+/*
+ * region: two hugetlb pages written with 'q'; aux: a huge-aligned place in
+ * a hole that never had tables, where one table of huge leaves (a huge
+ * page per entry) would be needed. NULL region: no pool.
+ */
+static void map_huge2(void)
+{
+	unsigned long span = hsz * (PAGE / 8);
+	char *h;
+
+	region = mmap(NULL, 2 * hsz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
+	if (region == MAP_FAILED) {
+		region = NULL;
+		return;
+	}
+	memset(region, 'q', 2 * hsz);
+	h = anon(NULL, 3 * span, PROT_NONE, MAP_NORESERVE);
+	aux = h == MAP_FAILED ? NULL : (char *)(((unsigned long)h + span) & ~(span - 1));
+	if (h != MAP_FAILED)
+		munmap(h, 3 * span);
+}
+
+static int c_mremap_huge(void)
+{
+	if (!region || !aux)
+		return EDOM;	/* nothing to move: the scenario would prove nothing */
+	res = mremap(region + hsz, hsz, hsz, MREMAP_MAYMOVE | MREMAP_FIXED, aux);
+	return res == MAP_FAILED ? errno : 0;
+}
+
+static int intact_huge2(void)
+{
+	return all_bytes(region, 2 * hsz, 'q');
+}
+
+static void unmap_huge2(void)
+{
+	if (region)
+		munmap(region, 2 * hsz);
+	if (aux)
+		munmap(aux, hsz);
+	res = NULL;
+}
+
 static pid_t child;
 
 /* fork: the child leaves at once; the parent reaps it in fork_cleanup. */
@@ -426,6 +512,8 @@ static const struct scen scens[NSCEN] = {
 	{ "fork", ENOMEM, map3, c_fork, intact3, fork_cleanup },
 	{ "mprotect of a page of a transparent huge page (its split needs no memory)", ENOMEM, map_thp,
 	  c_mprotect_thp, intact_thp, unmap_thp },
+	{ "MR-21 mremap MREMAP_FIXED of the second of two hugetlb pages", ENOMEM, map_huge2, c_mremap_huge,
+	  intact_huge2, unmap_huge2 },
 };
 
 static void run(const struct scen *s)
@@ -501,7 +589,23 @@ int main(void)
 				continue;
 			}
 		}
+		if (scens[i].setup == map_huge2) {
+			hsz = huge_size();
+			pool_before = huge_pool(-1);
+			if (hsz && pool_before >= 0 && pool_before < 2)
+				huge_pool(2);
+			map_huge2();
+			unmap_huge2();
+			if (!region || !aux) {
+				tap_skip("FI: %s: no pool of two huge pages here", scens[i].name);
+				if (pool_before >= 0)
+					huge_pool(pool_before);
+				continue;
+			}
+		}
 		run(&scens[i]);
+		if (scens[i].setup == map_huge2 && pool_before >= 0)
+			huge_pool(pool_before);
 	}
 	close(ctl);
 	return tap_done();

@@ -376,6 +376,13 @@ static long exec_file(struct proc *p, const char *path, char *const argv[], char
 		free_pages(hp, 0);
 		return err;
 	}
+	err = proc_exec_begin(p);	/* the point of no return: the other threads die */
+	if (err) {
+		mm_put(mm);
+		fs_inode_put(ip);
+		free_pages(hp, 0);
+		return err;
+	}
 	fs_proc_exec(p, ip);	/* the file is busy while p runs it */
 	fs_inode_put(ip);	/* the segments' VMAs and p->exe hold their own references */
 	mm->brk_start = mm->brk = brk;
@@ -388,13 +395,13 @@ static long exec_file(struct proc *p, const char *path, char *const argv[], char
 		mm_put(old);
 	arch_regs_init_user(proc_user_regs(p), ((const elf_ehdr_t *)data)->e_entry, sp);
 	free_pages(hp, 0);
-	signal_exec(&p->sig);
+	signal_exec(p);
 	for (int fd = 0; fd < NOFILE; fd++) {	/* FD_CLOEXEC descriptors end here */
-		if (p->files[fd] && p->cloexec[fd]) {
-			file_close(p->files[fd]);
-			p->files[fd] = NULL;
+		if (p->fdt->files[fd] && p->fdt->cloexec[fd]) {
+			file_close(p->fdt->files[fd]);
+			p->fdt->files[fd] = NULL;
 		}
-		p->cloexec[fd] = false;
+		p->fdt->cloexec[fd] = false;
 	}
 	const char *base = path;
 

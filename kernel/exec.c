@@ -351,6 +351,14 @@ static long exec_file(struct proc *p, const char *path, char *const argv[], char
 		free_pages(hp, 0);
 		return err;
 	}
+	/* The other threads die here, before the new image exists (so no
+	 * address space is left unattached while they exit). */
+	err = proc_exec_begin(p);
+	if (err) {
+		fs_inode_put(ip);
+		free_pages(hp, 0);
+		return err;
+	}
 	file = fs_inode_vma_file(ip);
 	mm = mm_create();
 	if (!mm) {
@@ -370,13 +378,6 @@ static long exec_file(struct proc *p, const char *path, char *const argv[], char
 		if (!sp)
 			err = -E2BIG;
 	}
-	if (err) {
-		mm_put(mm);
-		fs_inode_put(ip);
-		free_pages(hp, 0);
-		return err;
-	}
-	err = proc_exec_begin(p);	/* the point of no return: the other threads die */
 	if (err) {
 		mm_put(mm);
 		fs_inode_put(ip);

@@ -91,9 +91,10 @@ static bool key_eq(const struct futex_key *a, const struct futex_key *b)
 
 /*
  * The key of the futex word at uaddr in the current address space (see
- * the top of the file). The word must be 4-byte aligned (EINVAL) and
- * readable (EFAULT); reading it here also faults its page in, so a shared
- * key has a physical page to name.
+ * the top of the file). The word must be 4-byte aligned (EINVAL) and a
+ * user address (EFAULT). A private key names no page, so, as on Linux,
+ * nothing is read for it here; a shared one must be readable (EFAULT):
+ * reading it also faults its page in, so there is a physical page to name.
  */
 static long get_key(unsigned long uaddr, bool shared, struct futex_key *key)
 {
@@ -103,10 +104,19 @@ static long get_key(unsigned long uaddr, bool shared, struct futex_key *key)
 
 	if (uaddr & 3)
 		return -EINVAL;
+	if (!user_range_ok(uaddr, sizeof(u32)))
+		return -EFAULT;
+	if (!shared) {
+		key->mm = mm;
+		key->addr = uaddr;
+		return 0;
+	}
 	if (copy_from_user(&val, (const void *)uaddr, sizeof(val)))
 		return -EFAULT;
 	v = vma_find(mm, uaddr);
-	if (shared && v && (v->flags & VM_SHARED)) {
+	if (v && !v->file && !(v->flags & (VM_SHARED | VM_WRITE)))
+		return -EFAULT;	/* read-only private anonymous memory: a copy-on-write page names no futex (Linux) */
+	if (v && (v->flags & VM_SHARED)) {
 		phys_addr_t pa = mm_lookup(mm, uaddr & ~(unsigned long)(PAGE_SIZE - 1));
 
 		if (!pa)
@@ -326,8 +336,8 @@ static long do_futex(const unsigned long *a, bool t64)
 	u64 deadline = 0;
 	long err;
 
-	if ((op & FUTEX_CLOCK_REALTIME) && cmd != FUTEX_WAIT && cmd != FUTEX_WAIT_BITSET)
-		return -ENOSYS;
+	if ((op & FUTEX_CLOCK_REALTIME) && cmd != FUTEX_WAIT_BITSET)
+		return -ENOSYS;	/* (Linux 6.12: FUTEX_WAIT takes no clock either) */
 	switch (cmd) {
 	case FUTEX_WAIT:
 		val3 = FUTEX_BITSET_MATCH_ANY;

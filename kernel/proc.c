@@ -756,18 +756,18 @@ static void vfork_release(struct proc *p)
 /*
  * What a thread gives back of its address space's user state when it stops
  * using it (exit, or exec): its robust futexes are marked owner-dead, and
- * its CLONE_CHILD_CLEARTID word is zeroed and woken (pthread_join).
+ * its CLONE_CHILD_CLEARTID word is zeroed and woken (pthread_join) when
+ * another thread or process shares the address space.
  */
 static void mm_release(struct proc *p)
 {
 	u32 zero = 0;
 
 	futex_exit_robust(p);
-	if (p->clear_child_tid) {
-		if (copy_to_user((void *)p->clear_child_tid, &zero, sizeof(zero)) == 0)
-			futex_wake_user(p->clear_child_tid, 1);
-		p->clear_child_tid = 0;
-	}
+	if (p->clear_child_tid && p->mm->users > 1 &&	/* (Linux: only if another user may look) */
+	    copy_to_user((void *)p->clear_child_tid, &zero, sizeof(zero)) == 0)
+		futex_wake_user(p->clear_child_tid, 1);
+	p->clear_child_tid = 0;
 }
 
 /*

@@ -42,6 +42,7 @@ extern int errno;
 #define ELOOP   40
 #define EOVERFLOW 75
 #define EOPNOTSUPP 95
+#define ETIMEDOUT 110
 #define EWOULDBLOCK EAGAIN
 
 #endif

@@ -6,8 +6,9 @@
  * A waiter is a struct futex_waiter on the sleeping thread's kernel
  * stack, on one list of every waiter. It is keyed by what the futex word
  * is: a FUTEX_PRIVATE_FLAG operation, or one on memory that is not
- * MAP_SHARED, by (mm, user address), so only threads of one address space
- * meet; a shared operation on a MAP_SHARED page (shared anonymous memory,
+ * MAP_SHARED, by (mm, user address, private or not), so only threads of
+ * one address space meet, and a private operation never meets a shared
+ * one (Linux's keys differ the same way); a shared operation on a MAP_SHARED page (shared anonymous memory,
  * memfd, SysV shm, a shared file mapping) by the physical address of the
  * word, so processes that map the same page meet on it wherever they map
  * it (pages of such mappings stay where they are while mapped: nothing
@@ -45,10 +46,14 @@
 #define FUTEX_TID_MASK		0x3fffffffu
 #define ROBUST_LIST_LIMIT	2048
 
-/* What identifies a futex: (mm, address) or (NULL, physical address). */
+/* What identifies a futex: (mm, address) or (NULL, physical address);
+ * shared tells a shared operation's (mm, address) key from a private one's:
+ * as on Linux, the two never meet (the CLEARTID wake at a thread's exit is
+ * a shared one, so pthread_join must wait with a shared operation). */
 struct futex_key {
 	const struct mm *mm;
 	u64 addr;
+	bool shared;
 };
 
 struct futex_waiter {
@@ -86,7 +91,7 @@ static void unqueue(struct futex_waiter *w)
 
 static bool key_eq(const struct futex_key *a, const struct futex_key *b)
 {
-	return a->mm == b->mm && a->addr == b->addr;
+	return a->mm == b->mm && a->addr == b->addr && a->shared == b->shared;
 }
 
 /*
@@ -106,6 +111,7 @@ static long get_key(unsigned long uaddr, bool shared, struct futex_key *key)
 		return -EINVAL;
 	if (!user_range_ok(uaddr, sizeof(u32)))
 		return -EFAULT;
+	key->shared = shared;
 	if (!shared) {
 		key->mm = mm;
 		key->addr = uaddr;

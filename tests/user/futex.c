@@ -182,17 +182,17 @@ static void errnos(void)
 
 	/* WAKE_OP: the operation on *uaddr2 and its result with nobody to wake */
 	w2 = 10;
-	tap_ok(fx2(&w, FUTEX_WAKE_OP, 1, 1, &w2, OP(OP_SET, 7, CMP_EQ, 10)) == 0 && w2 == 7, "WAKE_OP SET: 7 (%u)", w2);
-	tap_ok(fx2(&w, FUTEX_WAKE_OP, 1, 1, &w2, OP(OP_ADD, -3, CMP_EQ, 0)) == 0 && w2 == 4, "WAKE_OP ADD -3: 4 (%u)", w2);
-	tap_ok(fx2(&w, FUTEX_WAKE_OP, 1, 1, &w2, OP(OP_OR, 0x30, CMP_EQ, 0)) == 0 && w2 == 0x34, "WAKE_OP OR: 0x34 (%#x)", w2);
-	tap_ok(fx2(&w, FUTEX_WAKE_OP, 1, 1, &w2, OP(OP_ANDN, 0x24, CMP_EQ, 0)) == 0 && w2 == 0x10, "WAKE_OP ANDN: 0x10 (%#x)", w2);
-	tap_ok(fx2(&w, FUTEX_WAKE_OP, 1, 1, &w2, OP(OP_XOR, 0x11, CMP_EQ, 0)) == 0 && w2 == 1, "WAKE_OP XOR: 1 (%#x)", w2);
+	tap_ok(fx2(&w, FUTEX_WAKE_OP, 1, 1, &w2, OP(OP_SET, 7, CMP_EQ, 10)) == 0 && w2 == 7, "WAKE_OP SET: 7 (%u)", (unsigned)w2);
+	tap_ok(fx2(&w, FUTEX_WAKE_OP, 1, 1, &w2, OP(OP_ADD, -3, CMP_EQ, 0)) == 0 && w2 == 4, "WAKE_OP ADD -3: 4 (%u)", (unsigned)w2);
+	tap_ok(fx2(&w, FUTEX_WAKE_OP, 1, 1, &w2, OP(OP_OR, 0x30, CMP_EQ, 0)) == 0 && w2 == 0x34, "WAKE_OP OR: 0x34 (%#x)", (unsigned)w2);
+	tap_ok(fx2(&w, FUTEX_WAKE_OP, 1, 1, &w2, OP(OP_ANDN, 0x24, CMP_EQ, 0)) == 0 && w2 == 0x10, "WAKE_OP ANDN: 0x10 (%#x)", (unsigned)w2);
+	tap_ok(fx2(&w, FUTEX_WAKE_OP, 1, 1, &w2, OP(OP_XOR, 0x11, CMP_EQ, 0)) == 0 && w2 == 1, "WAKE_OP XOR: 1 (%#x)", (unsigned)w2);
 	tap_ok(fx2(&w, FUTEX_WAKE_OP, 1, 1, &w2, OP(OP_SET | OP_OPARG_SHIFT, 5, CMP_EQ, 0)) == 0 && w2 == 32,
-	       "WAKE_OP SET with FUTEX_OP_OPARG_SHIFT: 1 << 5 (%u)", w2);
+	       "WAKE_OP SET with FUTEX_OP_OPARG_SHIFT: 1 << 5 (%u)", (unsigned)w2);
 	tap_ok(fx2(&w, FUTEX_WAKE_OP, 1, 1, &w2, OP(5, 1, CMP_EQ, 0)) == -ENOSYS && w2 == 32,
-	       "WAKE_OP with an unknown op: ENOSYS, the word unchanged (%u)", w2);
+	       "WAKE_OP with an unknown op: ENOSYS, the word unchanged (%u)", (unsigned)w2);
 	tap_ok(fx2(&w, FUTEX_WAKE_OP, 1, 1, &w2, OP(OP_SET, 9, 6, 0)) == -ENOSYS && w2 == 9,
-	       "WAKE_OP with an unknown comparison: ENOSYS after the store (%u)", w2);
+	       "WAKE_OP with an unknown comparison: ENOSYS after the store (%u)", (unsigned)w2);
 	tap_is_long(fx2(&w, FUTEX_WAKE_OP, 1, 1, (uint32_t *)8, OP(OP_SET, 1, CMP_EQ, 0)), -EFAULT,
 		    "WAKE_OP on an unmapped second word: EFAULT");
 	{
@@ -272,7 +272,7 @@ static void shared(volatile uint32_t *m)
 	tap_ok(await_waiters(a, 1) && await_waiters(b, 1), "one waits on A, one on B");
 	*b = 2;
 	r = fx2(a, FUTEX_WAKE_OP, 1, 1, b, OP(OP_ADD, 1, CMP_EQ, 2));
-	tap_ok(r == 2 && *b == 3, "WAKE_OP(A, B: ADD 1, oldval == 2) wakes both: %ld, B %u", r, *b);
+	tap_ok(r == 2 && *b == 3, "WAKE_OP(A, B: ADD 1, oldval == 2) wakes both: %ld, B %u", r, (unsigned)*b);
 	tap_ok(status_of(p1) == 0 && status_of(p2) == 0, "both WAITs returned 0");
 
 	p1 = waiter(a, FUTEX_WAIT, 0);
@@ -354,7 +354,7 @@ static void robust(volatile uint32_t *m)
 	r = fx(&e->word, FUTEX_WAIT, *tidw | FUTEX_WAITERS, &ts, NULL, 0);
 	tap_is_long(r, 0, "a waiter on a robust futex is woken when its owner dies");
 	tap_ok(e->word == (FUTEX_WAITERS | FUTEX_OWNER_DIED), "the word becomes FUTEX_WAITERS|FUTEX_OWNER_DIED (%#x)",
-	       e->word);
+	       (unsigned)e->word);
 	tap_is_long(status_of(p2), 0, "the waiter on list_op_pending's word (value 0) is woken too");
 	tap_is_long(status_of(pid), 0, "the owner exited");
 }

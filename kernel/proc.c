@@ -645,6 +645,7 @@ struct proc *proc_clone(unsigned long flags, unsigned long child_sp, unsigned lo
 	if (flags & CLONE_THREAD) {
 		child->group_leader = leader;
 		child->tgid = leader->pid;
+		child->nr_threads = 0;	/* (a group field: the leader counts) */
 		leader->nr_threads++;
 		child->exit_signal = 0;
 		child->start_ns = leader->start_ns;
@@ -838,8 +839,7 @@ void proc_exit(int wait_status)
 	p->state = P_ZOMBIE;
 	if (--leader->nr_threads == 0)
 		group_end(leader);
-	wakeup(&leader->nr_threads);	/* an exec waiting for the others to go */
-	sched();
+	sched();	/* (an exec waiting for the others to go yields until they have) */
 	panic("zombie %d ran again", p->pid);
 }
 

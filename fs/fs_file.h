@@ -50,8 +50,12 @@ long fs_pread(int fd, unsigned long ubuf, size_t n, s64 pos);
 long fs_pwrite(int fd, unsigned long ubuf, size_t n, s64 pos);
 long fs_truncate_path(unsigned long upath, s64 len);
 
-/* Per-process state: the cwd, umask and program (exe) are inherited by fork, dropped at exit. */
-void fs_proc_fork(struct proc *child, struct proc *parent);
+/* Per-thread state: the program (exe) and the fs state (cwd, umask) are
+ * inherited by fork and clone, dropped at exit; clone's CLONE_FS (share)
+ * shares the parent's fs state, else the child gets a copy (-ENOMEM).
+ * fs_proc_init gives the first process an empty one (the root, umask 0). */
+long fs_proc_fork(struct proc *child, struct proc *parent, bool share);
+long fs_proc_init(struct proc *p);
 /* A successful execve made ip p's program: while p runs it (until its
  * next exec or its exit; fork children too) the file cannot be opened for
  * writing or truncated (ETXTBSY), and exec refuses a file open for writing. */

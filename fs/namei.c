@@ -44,9 +44,9 @@ struct fs_loc fs_cwd(void)
 	struct proc *p = current_proc();
 	struct fs_loc loc = { root_mount, root_mount->sb->root };
 
-	if (p && p->cwd) {
-		loc.mnt = p->cwd_mnt;
-		loc.inode = p->cwd;
+	if (p && p->fs->cwd) {
+		loc.mnt = p->fs->cwd_mnt;
+		loc.inode = p->fs->cwd;
 	}
 	return loc;
 }
@@ -55,7 +55,7 @@ u32 fs_umask(void)
 {
 	struct proc *p = current_proc();
 
-	return p ? p->umask : 022;
+	return p ? p->fs->umask : 022;
 }
 
 long fs_start(int dirfd, struct fs_loc *out)
@@ -66,7 +66,7 @@ long fs_start(int dirfd, struct fs_loc *out)
 		*out = fs_cwd();
 		return 0;
 	}
-	if (dirfd < 0 || dirfd >= NOFILE || !(f = current_proc()->files[dirfd]))
+	if (dirfd < 0 || dirfd >= NOFILE || !(f = current_proc()->fdt->files[dirfd]))
 		return -EBADF;
 	if (!f->inode || !S_ISDIR(f->inode->mode))
 		return -ENOTDIR;

@@ -13,6 +13,7 @@
 #include "page_alloc.h"
 #include "kstring.h"
 #include "errno.h"
+#include "slab.h"
 
 #define AT_FDCWD		(-100)
 #define AT_SYMLINK_NOFOLLOW	0x100
@@ -29,7 +30,7 @@
 
 static struct file *fd_file(int fd)
 {
-	return fd >= 0 && fd < NOFILE ? current_proc()->files[fd] : NULL;
+	return fd >= 0 && fd < NOFILE ? current_proc()->fdt->files[fd] : NULL;
 }
 
 /*
@@ -113,7 +114,7 @@ long sys_openat(const unsigned long *a)
 	if (fd < 0)
 		file_close(f);
 	else
-		current_proc()->cloexec[fd] = flags & O_CLOEXEC;
+		current_proc()->fdt->cloexec[fd] = flags & O_CLOEXEC;
 	return fd;
 }
 
@@ -609,12 +610,12 @@ static void set_cwd(struct fs_loc loc)
 
 	inode_get(loc.inode);
 	loc.mnt->refs++;
-	if (p->cwd) {
-		p->cwd_mnt->refs--;
-		inode_put(p->cwd);
+	if (p->fs->cwd) {
+		p->fs->cwd_mnt->refs--;
+		inode_put(p->fs->cwd);
 	}
-	p->cwd = loc.inode;
-	p->cwd_mnt = loc.mnt;
+	p->fs->cwd = loc.inode;
+	p->fs->cwd_mnt = loc.mnt;
 }
 
 long sys_chdir(const unsigned long *a)
@@ -664,9 +665,9 @@ long sys_getcwd(const unsigned long *a)
 long sys_umask(const unsigned long *a)
 {
 	struct proc *p = current_proc();
-	unsigned old = p->umask;
+	unsigned old = p->fs->umask;
 
-	p->umask = arg_uint(a[0]) & 0777;
+	p->fs->umask = arg_uint(a[0]) & 0777;
 	return old;
 }
 
@@ -689,25 +690,53 @@ void fs_proc_exec(struct proc *p, struct inode *ip)
 	set_exe(p, ip);
 }
 
-void fs_proc_fork(struct proc *child, struct proc *parent)
+static struct slab_cache fs_state_cache = SLAB_CACHE("fs_state", struct fs_state);
+
+long fs_proc_fork(struct proc *child, struct proc *parent, bool share)
 {
+	struct fs_state *fs = parent->fs;
+
 	child->exe = NULL;
 	set_exe(child, parent->exe);
-	child->umask = parent->umask;
-	child->cwd_mnt = parent->cwd_mnt;
-	child->cwd = parent->cwd ? inode_get(parent->cwd) : NULL;
-	if (child->cwd)
-		child->cwd_mnt->refs++;
+	if (share) {
+		fs->refs++;
+		child->fs = fs;
+		return 0;
+	}
+	child->fs = slab_alloc(&fs_state_cache);
+	if (!child->fs)
+		return -ENOMEM;
+	child->fs->refs = 1;
+	child->fs->umask = fs->umask;
+	child->fs->cwd_mnt = fs->cwd_mnt;
+	child->fs->cwd = fs->cwd ? inode_get(fs->cwd) : NULL;
+	if (child->fs->cwd)
+		child->fs->cwd_mnt->refs++;
+	return 0;
+}
+
+long fs_proc_init(struct proc *p)
+{
+	p->fs = slab_alloc(&fs_state_cache);
+	if (!p->fs)
+		return -ENOMEM;
+	p->fs->refs = 1;
+	return 0;
 }
 
 void fs_proc_exit(struct proc *p)
 {
+	struct fs_state *fs = p->fs;
+
 	set_exe(p, NULL);
-	if (p->cwd) {
-		p->cwd_mnt->refs--;
-		inode_put(p->cwd);
+	p->fs = NULL;
+	if (!fs || --fs->refs > 0)
+		return;
+	if (fs->cwd) {
+		fs->cwd_mnt->refs--;
+		inode_put(fs->cwd);
 	}
-	p->cwd = NULL;
+	slab_free(&fs_state_cache, fs);
 }
 
 /* ---- modes, owners, times ---- */

@@ -29,6 +29,10 @@ void arch_switch(struct arch_context *old, struct arch_context *new);
  * is not in the register frame (arm64: the FP/SIMD registers). */
 void arch_fork_context(struct arch_context *child);
 
+/* clone's CLONE_SETTLS: the new thread's user thread pointer (arm64:
+ * TPIDR_EL0 in ctx; MicroBlaze: r21 in the user frame). */
+void arch_set_tls(struct arch_context *ctx, struct pt_regs *regs, unsigned long tls);
+
 /* Make mm's tables translate user addresses (NULL: none). */
 void arch_switch_mm(const struct mm *mm);
 

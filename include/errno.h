@@ -43,5 +43,6 @@
 #define ELOOP		40
 #define EOVERFLOW	75
 #define EOPNOTSUPP	95
+#define ETIMEDOUT	110
 
 #endif

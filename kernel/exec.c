@@ -351,6 +351,14 @@ static long exec_file(struct proc *p, const char *path, char *const argv[], char
 		free_pages(hp, 0);
 		return err;
 	}
+	/* The other threads die here, before the new image exists (so no
+	 * address space is left unattached while they exit). */
+	err = proc_exec_begin(p);
+	if (err) {
+		fs_inode_put(ip);
+		free_pages(hp, 0);
+		return err;
+	}
 	file = fs_inode_vma_file(ip);
 	mm = mm_create();
 	if (!mm) {
@@ -388,13 +396,13 @@ static long exec_file(struct proc *p, const char *path, char *const argv[], char
 		mm_put(old);
 	arch_regs_init_user(proc_user_regs(p), ((const elf_ehdr_t *)data)->e_entry, sp);
 	free_pages(hp, 0);
-	signal_exec(&p->sig);
+	signal_exec(p);
 	for (int fd = 0; fd < NOFILE; fd++) {	/* FD_CLOEXEC descriptors end here */
-		if (p->files[fd] && p->cloexec[fd]) {
-			file_close(p->files[fd]);
-			p->files[fd] = NULL;
+		if (p->fdt->files[fd] && p->fdt->cloexec[fd]) {
+			file_close(p->fdt->files[fd]);
+			p->fdt->files[fd] = NULL;
 		}
-		p->cloexec[fd] = false;
+		p->fdt->cloexec[fd] = false;
 	}
 	const char *base = path;
 

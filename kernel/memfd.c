@@ -328,7 +328,7 @@ long sys_memfd_create(const unsigned long *a)
 		return -EINVAL;
 	if (n < 0)
 		return n;
-	for (fd = 0; fd < NOFILE && p->files[fd]; fd++)
+	for (fd = 0; fd < NOFILE && p->fdt->files[fd]; fd++)
 		;
 	if (fd == NOFILE)
 		return -EMFILE;
@@ -361,8 +361,8 @@ long sys_memfd_create(const unsigned long *a)
 	f->st.nlink = 0;	/* unlinked from the start */
 	f->st.blksize = PAGE_SIZE;
 	f->st.ino = (u64)(uintptr_t)m;
-	p->files[fd] = f;
-	p->cloexec[fd] = flags & MFD_CLOEXEC;
+	p->fdt->files[fd] = f;
+	p->fdt->cloexec[fd] = flags & MFD_CLOEXEC;
 	return fd;
 }
 
@@ -399,7 +399,7 @@ static struct memfd *fd_memfd(unsigned long ufd, long *err)
 	unsigned fd = arg_uint(ufd);
 	struct file *f;
 
-	if (fd >= NOFILE || !(f = p->files[fd])) {
+	if (fd >= NOFILE || !(f = p->fdt->files[fd])) {
 		*err = -EBADF;
 		return NULL;
 	}
@@ -418,9 +418,9 @@ long memfd_ftruncate(unsigned long fd, s64 len)
 
 	if (len < 0)
 		return -EINVAL;
-	if (arg_uint(fd) < NOFILE && current_proc()->files[arg_uint(fd)] &&
-	    current_proc()->files[arg_uint(fd)]->inode)	/* a file of fs/ */
-		return fs_ftruncate_file(current_proc()->files[arg_uint(fd)], len);
+	if (arg_uint(fd) < NOFILE && current_proc()->fdt->files[arg_uint(fd)] &&
+	    current_proc()->fdt->files[arg_uint(fd)]->inode)	/* a file of fs/ */
+		return fs_ftruncate_file(current_proc()->fdt->files[arg_uint(fd)], len);
 	m = fd_memfd(fd, &err);
 	if (!m)
 		return err;
@@ -452,7 +452,7 @@ long memfd_fallocate(int fd, int mode, s64 off, s64 len)
 		return -EOPNOTSUPP;
 	if ((mode & FALLOC_FL_PUNCH_HOLE) && !(mode & FALLOC_FL_KEEP_SIZE))
 		return -EOPNOTSUPP;
-	if (fd < 0 || fd >= NOFILE || !(f = p->files[fd]))
+	if (fd < 0 || fd >= NOFILE || !(f = p->fdt->files[fd]))
 		return -EBADF;
 	if (f->inode)	/* a file of fs/ */
 		return fs_fallocate_file(f, mode, off, len);

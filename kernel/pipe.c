@@ -51,7 +51,7 @@ static long pipe_write(struct file *f, const void *src, size_t n, u64 *off)
 			struct ksiginfo si = { .signo = SIGPIPE, .code = SI_USER,
 					       .pid = current_proc()->pid };
 
-			signal_send(current_proc(), &si);
+			signal_send_thread(current_proc(), &si);
 			return put ? (long)put : -EPIPE;
 		}
 		if (p->head - p->tail == PIPE_SIZE) {
@@ -129,7 +129,7 @@ long sys_pipe2(const unsigned long *a)
 	}
 	p->readers = p->writers = 1;
 	for (int fd = 0, i = 0; fd < NOFILE && i < 2; fd++)
-		if (!me->files[fd])
+		if (!me->fdt->files[fd])
 			fds[i++] = fd;
 	if (fds[1] < 0) {
 		file_close(ends[0]);
@@ -141,8 +141,8 @@ long sys_pipe2(const unsigned long *a)
 		file_close(ends[1]);
 		return -EFAULT;
 	}
-	me->files[fds[0]] = ends[0];
-	me->files[fds[1]] = ends[1];
-	me->cloexec[fds[0]] = me->cloexec[fds[1]] = arg_int(a[1]) & O_CLOEXEC;
+	me->fdt->files[fds[0]] = ends[0];
+	me->fdt->files[fds[1]] = ends[1];
+	me->fdt->cloexec[fds[0]] = me->fdt->cloexec[fds[1]] = arg_int(a[1]) & O_CLOEXEC;
 	return 0;
 }

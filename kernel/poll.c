@@ -156,7 +156,7 @@ static long do_ppoll(const unsigned long *a, bool t64)
 		long ready = 0;
 
 		for (unsigned long i = 0; i < nfds; i++) {
-			struct file *f = pfd[i].fd >= 0 && pfd[i].fd < NOFILE ? p->files[pfd[i].fd] : NULL;
+			struct file *f = pfd[i].fd >= 0 && pfd[i].fd < NOFILE ? p->fdt->files[pfd[i].fd] : NULL;
 			unsigned mask = pfd[i].fd < 0 ? 0 : !f ? POLLNVAL :
 					file_poll(f) & ((unsigned)(u16)pfd[i].events | POLLERR | POLLHUP | POLLNVAL);
 
@@ -213,7 +213,7 @@ static long do_pselect6(const unsigned long *a, bool t64)
 			return -EFAULT;
 	for (int fd = 0; fd < n; fd++)
 		for (int s = 0; s < 3; s++)
-			if ((in[s][fd / BITS_PER_UL] >> (fd % BITS_PER_UL) & 1) && !p->files[fd])
+			if ((in[s][fd / BITS_PER_UL] >> (fd % BITS_PER_UL) & 1) && !p->fdt->files[fd])
 				return -EBADF;
 	if (a[5] && copy_from_user(sm, (const void *)a[5], sizeof(sm)))
 		return -EFAULT;
@@ -235,7 +235,7 @@ static long do_pselect6(const unsigned long *a, bool t64)
 				any |= (in[s][fd / BITS_PER_UL] & bit) != 0;
 			if (!any)
 				continue;
-			mask = file_poll(p->files[fd]);
+			mask = file_poll(p->fdt->files[fd]);
 			for (int s = 0; s < 3; s++)
 				if ((in[s][fd / BITS_PER_UL] & bit) && (mask & want[s])) {
 					out[s][fd / BITS_PER_UL] |= bit;

@@ -18,6 +18,9 @@
 #include "tty.h"
 #include "vma.h"
 #include "poll.h"
+#include "slab.h"
+#include "futex.h"
+#include "uaccess.h"
 
 static struct proc ptable[NPROC];
 static struct cpu cpus[NR_CPUS];	/* this_cpu(): indexed by arch_cpu_id() */
@@ -94,7 +97,13 @@ int proc_live_mms(struct mm **mms, int *pids, int max)
 	int n = 0;
 
 	for (int i = 0; i < NPROC && n < max; i++) {
+		bool seen = false;
+
 		if (ptable[i].state == P_UNUSED || !ptable[i].mm)
+			continue;
+		for (int j = 0; j < n && !seen; j++)
+			seen = mms[j] == ptable[i].mm;	/* threads share one mm: check it once */
+		if (seen)
 			continue;
 		mms[n] = ptable[i].mm;
 		pids[n++] = ptable[i].pid;
@@ -107,8 +116,8 @@ int proc_list_pids(int *pids, int max)
 	int n = 0;
 
 	for (int i = 0; i < NPROC && n < max; i++)
-		if (ptable[i].state != P_UNUSED && ptable[i].state != P_EMBRYO)
-			pids[n++] = ptable[i].pid;
+		if (ptable[i].state != P_UNUSED && ptable[i].state != P_EMBRYO && ptable[i].group_leader == &ptable[i])
+			pids[n++] = ptable[i].pid;	/* processes: their threads are in /proc/<pid>/task */
 	for (int i = 1; i < n; i++)	/* slots are reused, so sort by pid */
 		for (int j = i; j > 0 && pids[j - 1] > pids[j]; j--) {
 			int t = pids[j];
@@ -128,9 +137,10 @@ long proc_signal_all(const struct ksiginfo *info, struct proc *skip)
 	for (int i = 0; i < NPROC; i++) {
 		struct proc *p = &ptable[i];
 
-		if (p->state == P_UNUSED || p->state == P_EMBRYO || p == skip || p->pid <= 1)
+		if (p->state == P_UNUSED || p->state == P_EMBRYO || p->group_leader != p ||
+		    p == skip->group_leader || p->pid <= 1)
 			continue;
-		if (info->signo && p->state != P_ZOMBIE)
+		if (info->signo && p->nr_threads)	/* once per process, not per thread */
 			signal_send(p, info);
 		rc = 0;
 	}
@@ -146,9 +156,9 @@ long proc_signal_group(int pgid, const struct ksiginfo *info)
 	for (int i = 0; i < NPROC; i++) {
 		struct proc *p = &ptable[i];
 
-		if (p->state == P_UNUSED || p->state == P_EMBRYO || p->pgid != pgid)
+		if (p->state == P_UNUSED || p->state == P_EMBRYO || p->pgid != pgid || p->group_leader != p)
 			continue;
-		if (info->signo && p->state != P_ZOMBIE)
+		if (info->signo && p->nr_threads)
 			signal_send(p, info);
 		rc = 0;
 	}
@@ -187,6 +197,17 @@ bool proc_pgrp_exists(int pgid)
 	return false;
 }
 
+/* The process group and session of every thread of leader's process
+ * (each thread keeps a copy, so p->pgid is right for any thread). */
+static void set_group_ids(struct proc *leader, int pgid, int sid)
+{
+	for (int i = 0; i < NPROC; i++)
+		if (ptable[i].state != P_UNUSED && ptable[i].group_leader == leader) {
+			ptable[i].pgid = pgid;
+			ptable[i].sid = sid;
+		}
+}
+
 /*
  * setpgid(pid, pgid), with Linux's checks in Linux's order: a negative
  * pgid is EINVAL; pid must be the caller or a child of it (else ESRCH); a
@@ -196,7 +217,7 @@ bool proc_pgrp_exists(int pgid)
  */
 long proc_setpgid(int pid, int pgid)
 {
-	struct proc *me = current_proc(), *p;
+	struct proc *me = current_proc()->group_leader, *p;
 
 	if (pgid < 0)
 		return -EINVAL;
@@ -205,8 +226,10 @@ long proc_setpgid(int pid, int pgid)
 	if (!pgid)
 		pgid = pid;
 	p = proc_find(pid);
-	if (!p || (p != me && p->parent != me))
+	if (!p || (p != me && p->parent != me && p->group_leader != me))
 		return -ESRCH;
+	if (p->group_leader != p)
+		return -EINVAL;	/* a thread other than the leader (Linux) */
 	if (p != me) {
 		if (p->sid != me->sid)
 			return -EPERM;
@@ -217,7 +240,7 @@ long proc_setpgid(int pid, int pgid)
 		return -EPERM;
 	if (pgid != p->pid && !proc_pgrp_in_session(pgid, me->sid))
 		return -EPERM;
-	p->pgid = pgid;
+	set_group_ids(p->group_leader, pgid, p->sid);
 	return 0;
 }
 
@@ -243,10 +266,12 @@ long proc_setsid(void)
 	struct proc *me = current_proc();
 
 	for (int i = 0; i < NPROC; i++)
-		if (ptable[i].state != P_UNUSED && ptable[i].state != P_EMBRYO && ptable[i].pgid == me->pid)
+		if (ptable[i].state != P_UNUSED && ptable[i].state != P_EMBRYO && ptable[i].pgid == me->tgid)
 			return -EPERM;
-	me->pgid = me->sid = me->pid;
-	me->tty_detached = false;
+	set_group_ids(me->group_leader, me->tgid, me->tgid);
+	for (int i = 0; i < NPROC; i++)
+		if (ptable[i].group_leader == me->group_leader)
+			ptable[i].tty_detached = false;
 	return me->sid;
 }
 
@@ -272,7 +297,9 @@ static struct proc *proc_alloc(long *err)
 		return NULL;
 	memset(p, 0, sizeof(*p));
 	p->kstack = page_address(stack);
-	p->pid = next_pid++;
+	p->pid = p->tgid = next_pid++;
+	p->group_leader = p;
+	p->nr_threads = 1;
 	p->state = P_EMBRYO;
 	p->start_ns = ktime_ns();
 	stats.forks++;
@@ -339,6 +366,8 @@ static void __attribute__((noreturn)) scheduler(void)
 				continue;
 			last = (int)(p - ptable);
 			run(c, p);
+			if (p->state == P_ZOMBIE && p->autoreap)
+				proc_free(p);	/* an exited thread: off its own kernel stack now */
 			ran = true;
 			break;
 		}
@@ -457,8 +486,8 @@ void sched_tick(void)
 	for (int i = 0; i < NPROC; i++) {
 		struct proc *p = &ptable[i];
 
-		if (p->state == P_UNUSED || p->state == P_EMBRYO || p->state == P_ZOMBIE)
-			continue;
+		if (p->state == P_UNUSED || p->state == P_EMBRYO || (p->state == P_ZOMBIE && !p->nr_threads))
+			continue;	/* (a zombie leader with live threads keeps its ITIMER_REAL) */
 		if (p->state == P_SLEEPING && p->wake_ns && now >= p->wake_ns)
 			p->state = P_RUNNABLE;
 		u64 *real = &p->itimer[ITIMER_REAL].value;
@@ -475,8 +504,8 @@ void sched_tick(void)
 	if (cur) {	/* the tick interrupted user mode (the kernel runs with interrupts off) */
 		cur->utime_ns += TICK_NS;
 		stats.user_ns += TICK_NS;
-		itimer_tick(cur, ITIMER_VIRTUAL, SIGVTALRM);
-		itimer_tick(cur, ITIMER_PROF, SIGPROF);
+		itimer_tick(cur->group_leader, ITIMER_VIRTUAL, SIGVTALRM);
+		itimer_tick(cur->group_leader, ITIMER_PROF, SIGPROF);
 	}
 	tty_poll_input();
 	if (cur)
@@ -495,39 +524,144 @@ void user_return_work(struct pt_regs *regs)
 
 /* ---- fork, exit, wait ---- */
 
-long proc_fork(unsigned long flags, unsigned long child_sp)
-{
-	struct proc *parent = current_proc(), *child;
-	long err;
+/* ---- the objects threads share: descriptor table, signal actions ---- */
 
-	(void)flags;
+static struct slab_cache fdt_cache = SLAB_CACHE("files_table", struct files_table);
+static struct slab_cache sighand_cache = SLAB_CACHE("sighand", struct sighand);
+
+/* A copy of t (each open file gains a reference), or NULL. */
+static struct files_table *fdt_copy(const struct files_table *t)
+{
+	struct files_table *n = slab_alloc(&fdt_cache);
+
+	if (!n)
+		return NULL;
+	n->refs = 1;
+	for (int fd = 0; fd < NOFILE; fd++)
+		if (t && t->files[fd]) {
+			n->files[fd] = file_dup(t->files[fd]);
+			n->cloexec[fd] = t->cloexec[fd];
+		}
+	return n;
+}
+
+/* Drop one user of t; the last one closes every descriptor. */
+static void fdt_put(struct files_table *t)
+{
+	if (!t || --t->refs > 0)
+		return;
+	for (int fd = 0; fd < NOFILE; fd++)
+		if (t->files[fd])
+			file_close(t->files[fd]);
+	slab_free(&fdt_cache, t);
+}
+
+static struct sighand *sighand_copy(const struct sighand *h)
+{
+	struct sighand *n = slab_alloc(&sighand_cache);
+
+	if (!n)
+		return NULL;
+	if (h)
+		*n = *h;
+	n->refs = 1;
+	return n;
+}
+
+static void sighand_put(struct sighand *h)
+{
+	if (h && --h->refs == 0)
+		slab_free(&sighand_cache, h);
+}
+
+struct proc *proc_next_thread(const struct proc *leader, const struct proc *prev)
+{
+	for (int i = prev ? (int)(prev - ptable) + 1 : 0; i < NPROC; i++) {
+		struct proc *t = &ptable[i];
+
+		if (t->group_leader == leader && t->state != P_UNUSED && t->state != P_EMBRYO &&
+		    t->state != P_ZOMBIE)
+			return t;
+	}
+	return NULL;
+}
+
+/* ---- clone, exit, wait ---- */
+
+/* Undo a half-made child of proc_clone (nothing of it has run). */
+static void clone_abort(struct proc *child)
+{
+	fdt_put(child->fdt);
+	sighand_put(child->sighand);
+	if (child->fs)
+		fs_proc_exit(child);
+	if (child->mm)
+		mm_put(child->mm);
+	proc_free(child);
+}
+
+struct proc *proc_clone(unsigned long flags, unsigned long child_sp, unsigned long tls, int exit_signal,
+			long *err)
+{
+	struct proc *parent = current_proc(), *leader = parent->group_leader, *child;
+
+	*err = -EAGAIN;	/* RLIMIT_NPROC: per real uid (threads count), root exempt (Linux) */
 	if (parent->uid[0] != 0 && (u64)proc_count_uid(parent->uid[0]) >= parent->rlim[RLIMIT_NPROC].cur)
-		return -EAGAIN;	/* RLIMIT_NPROC: per real uid, root exempt (Linux) */
-	child = proc_alloc(&err);
+		return NULL;
+	child = proc_alloc(err);
 	if (!child)
-		return err;
-	/* OC-7: the child's charged mappings are charged again (Linux's dup_mmap) */
-	child->mm = vm_enough_memory(parent->mm, parent->mm->commit_vm) ? NULL : mm_copy(parent->mm);
-	if (!child->mm) {
-		proc_free(child);
-		return -ENOMEM;
+		return NULL;
+	*err = -ENOMEM;
+	if (flags & CLONE_VM) {
+		child->mm = parent->mm;
+		child->mm->users++;
+	} else {
+		/* OC-7: the child's charged mappings are charged again (Linux's dup_mmap) */
+		child->mm = vm_enough_memory(parent->mm, parent->mm->commit_vm) ? NULL : mm_copy(parent->mm);
+	}
+	if (flags & CLONE_FILES) {
+		child->fdt = parent->fdt;
+		child->fdt->refs++;
+	} else {
+		child->fdt = fdt_copy(parent->fdt);
+	}
+	if (flags & CLONE_SIGHAND) {
+		child->sighand = parent->sighand;
+		child->sighand->refs++;
+	} else {
+		child->sighand = sighand_copy(parent->sighand);
+	}
+	if (!child->mm || !child->fdt || !child->sighand || fs_proc_fork(child, parent, flags & CLONE_FS)) {
+		clone_abort(child);
+		return NULL;
 	}
 	*proc_user_regs(child) = *proc_user_regs(parent);
 	arch_regs_set_return(proc_user_regs(child), 0);
 	if (child_sp)
 		arch_regs_set_sp(proc_user_regs(child), child_sp);
-	for (int fd = 0; fd < NOFILE; fd++)
-		if (parent->files[fd]) {
-			child->files[fd] = file_dup(parent->files[fd]);
-			child->cloexec[fd] = parent->cloexec[fd];
-		}
-	fs_proc_fork(child, parent);
 	signal_fork(&child->sig, &parent->sig);
+	if ((flags & (CLONE_VM | CLONE_VFORK)) == CLONE_VM)
+		child->sig.altstack_sp = child->sig.altstack_size = 0;	/* a new stack: no altstack (Linux) */
+	if (flags & CLONE_THREAD) {
+		child->group_leader = leader;
+		child->tgid = leader->pid;
+		child->nr_threads = 0;	/* (a group field: the leader counts) */
+		leader->nr_threads++;
+		child->exit_signal = 0;
+		child->start_ns = leader->start_ns;
+	} else {
+		child->group_leader = child;
+		child->tgid = child->pid;
+		child->nr_threads = 1;
+		child->exit_signal = exit_signal;
+		child->parent = (flags & CLONE_PARENT) ? leader->parent : leader;
+	}
 	memcpy(child->rlim, parent->rlim, sizeof(child->rlim));
 	memcpy(child->name, parent->name, sizeof(child->name));
 	child->pgid = parent->pgid;
 	child->sid = parent->sid;
 	child->tty_detached = parent->tty_detached;
+	child->did_exec = (flags & CLONE_THREAD) && parent->did_exec;
 	memcpy(child->uid, parent->uid, sizeof(child->uid));
 	memcpy(child->gid, parent->gid, sizeof(child->gid));
 	child->ngroups = parent->ngroups;
@@ -536,10 +670,11 @@ long proc_fork(unsigned long flags, unsigned long child_sp)
 	memcpy(child->cmdline, parent->cmdline, (size_t)parent->cmdline_len);
 	child->cmdline_len = parent->cmdline_len;
 	arch_fork_context(&child->ctx);
-	child->parent = parent;
+	if (flags & CLONE_SETTLS)
+		arch_set_tls(&child->ctx, proc_user_regs(child), tls);
 	child->state = P_RUNNABLE;
 	mm_check_after("fork", (unsigned long)child->pid);
-	return child->pid;
+	return child;
 }
 
 #define SA_NOCLDSTOP	1
@@ -551,13 +686,14 @@ long proc_fork(unsigned long flags, unsigned long child_sp)
  * wake-up for its wait4. */
 static void notify_parent(struct proc *p, int code, int status)
 {
-	struct proc *parent = p->parent;
-	struct ksiginfo si = { .signo = SIGCHLD, .code = code, .pid = p->pid, .status = status };
+	struct proc *parent = p->group_leader->parent;
+	bool exited = code != CLD_STOPPED && code != CLD_CONTINUED;
+	struct ksiginfo si = { .signo = exited ? p->group_leader->exit_signal : SIGCHLD, .code = code,
+			       .pid = p->group_leader->pid, .status = status };
 
 	if (!parent)
 		return;
-	if (!((code == CLD_STOPPED || code == CLD_CONTINUED) &&
-	      (parent->sig.act[SIGCHLD - 1].flags & SA_NOCLDSTOP)))
+	if (si.signo && !(!exited && (parent->sighand->act[SIGCHLD - 1].flags & SA_NOCLDSTOP)))
 		signal_send(parent, &si);
 	wakeup(parent);
 }
@@ -581,36 +717,80 @@ void proc_continue(struct proc *p)
 	notify_parent(p, CLD_CONTINUED, SIGCONT);
 }
 
-void proc_exit(int wait_status)
+void proc_group_kill(struct proc *leader, int wait_status)
+{
+	if (!leader->group_exiting) {
+		leader->group_exiting = true;
+		leader->group_exit_status = wait_status;
+	}
+	for (struct proc *t = proc_next_thread(leader, NULL); t; t = proc_next_thread(leader, t)) {
+		t->killed = true;
+		if (t->state == P_SLEEPING || t->state == P_STOPPED)
+			t->state = P_RUNNABLE;	/* sleep_on returns -EINTR; the thread dies on its way out */
+	}
+}
+
+void proc_group_exit(int wait_status)
 {
 	struct proc *p = current_proc();
 
-	for (int fd = 0; fd < NOFILE; fd++) {
-		if (p->files[fd]) {
-			file_close(p->files[fd]);
-			p->files[fd] = NULL;
-			p->cloexec[fd] = false;
-		}
+	proc_group_kill(p->group_leader, wait_status);
+	proc_exit(p->group_leader->group_exit_status);
+}
+
+void proc_killed_exit(void)
+{
+	struct proc *leader = current_proc()->group_leader;
+
+	proc_exit(leader->group_exiting ? leader->group_exit_status : SIGKILL);
+}
+
+/* A CLONE_VFORK parent waits for its child to exec or exit: let it go on. */
+static void vfork_release(struct proc *p)
+{
+	if (p->vfork_parent) {
+		wakeup(&p->vfork_parent);
+		p->vfork_parent = NULL;
 	}
-	fs_proc_exit(p);
-	p->maxrss_kb = MAX(p->maxrss_kb, mm_resident_kb(p->mm));
-	arch_switch_mm(NULL);
-	mm_put(p->mm);
-	p->mm = NULL;
-	mm_check_after("exit", (unsigned long)p->pid);
-	tty_session_exit(p);
-	/* Orphans go to init (a zombie orphan is reaped by init's wait), and
-	 * get their PR_SET_PDEATHSIG signal. */
+}
+
+/*
+ * What a thread gives back of its address space's user state when it stops
+ * using it (exit, or exec): its robust futexes are marked owner-dead, and
+ * its CLONE_CHILD_CLEARTID word is zeroed and woken (pthread_join) when
+ * another thread or process shares the address space.
+ */
+static void mm_release(struct proc *p)
+{
+	u32 zero = 0;
+
+	futex_exit_robust(p);
+	if (p->clear_child_tid && p->mm->users > 1 &&	/* (Linux: only if another user may look) */
+	    copy_to_user((void *)p->clear_child_tid, &zero, sizeof(zero)) == 0)
+		futex_wake_user(p->clear_child_tid, 1);
+	p->clear_child_tid = 0;
+}
+
+/*
+ * The last thread of a process has exited: the process ends (Linux's
+ * exit_notify for the group). Orphans go to init (a zombie orphan is reaped
+ * by init's wait) and get their PR_SET_PDEATHSIG signal; the parent is told.
+ */
+static void group_end(struct proc *leader)
+{
+	int wait_status = leader->group_exiting ? leader->group_exit_status : leader->wait_status;
+
+	tty_session_exit(leader);
 	for (int i = 0; i < NPROC; i++)
-		if (ptable[i].state != P_UNUSED && ptable[i].parent == p) {
+		if (ptable[i].state != P_UNUSED && ptable[i].parent == leader) {
 			struct proc *c = &ptable[i];
-			struct ksiginfo si = { .signo = c->pdeath_signal, .code = SI_USER, .pid = p->pid };
+			struct ksiginfo si = { .signo = c->pdeath_signal, .code = SI_USER, .pid = leader->pid };
 
 			c->parent = init_proc;
 			if (c->pdeath_signal && c->state != P_ZOMBIE)
 				signal_send(c, &si);
 		}
-	if (p == init_proc) {
+	if (leader == init_proc) {
 		int code = (wait_status & 0x7f) ? 128 + (wait_status & 0x7f) : (wait_status >> 8) & 0xff;
 
 		mm_check_summary();
@@ -619,17 +799,126 @@ void proc_exit(int wait_status)
 		       (wait_status & 0x7f) ? wait_status & 0x7f : code, (unsigned long long)ktime_ns());
 		arch_poweroff(code);
 	}
-	p->wait_status = wait_status;
-	p->state = P_ZOMBIE;
-	if (p->parent) {
+	leader->wait_status = wait_status;
+	if (leader->parent) {
 		/* si_code CLD_EXITED (1), CLD_KILLED (2) or CLD_DUMPED (3). */
 		int code = !(wait_status & 0x7f) ? 1 : (wait_status & 0x80) ? 3 : 2;
 
-		notify_parent(p, code, code == 1 ? (wait_status >> 8) & 0xff : wait_status & 0x7f);
+		notify_parent(leader, code, code == 1 ? (wait_status >> 8) & 0xff : wait_status & 0x7f);
 	}
 	wakeup(init_proc);
-	sched();
+}
+
+void proc_exit(int wait_status)
+{
+	struct proc *p = current_proc(), *leader = p->group_leader;
+
+	vfork_release(p);
+	mm_release(p);
+	fdt_put(p->fdt);
+	p->fdt = NULL;
+	fs_proc_exit(p);
+	sighand_put(p->sighand);
+	p->sighand = NULL;
+	p->maxrss_kb = MAX(p->maxrss_kb, mm_resident_kb(p->mm));
+	arch_switch_mm(NULL);
+	mm_put(p->mm);
+	p->mm = NULL;
+	mm_check_after("exit", (unsigned long)p->pid);
+	if (p != leader) {
+		/* the process's usage counts its dead threads (getrusage, wait4) */
+		leader->utime_ns += p->utime_ns;
+		leader->run_ns += p->run_ns;
+		leader->minflt += p->minflt;
+		leader->majflt += p->majflt;
+		leader->maxrss_kb = MAX(leader->maxrss_kb, p->maxrss_kb);
+		p->autoreap = true;	/* no one waits for a thread: the scheduler frees it */
+	} else {
+		p->wait_status = wait_status;
+	}
+	p->state = P_ZOMBIE;
+	if (--leader->nr_threads == 0)
+		group_end(leader);
+	sched();	/* (an exec waiting for the others to go yields until they have) */
 	panic("zombie %d ran again", p->pid);
+}
+
+/*
+ * exec from a thread other than the leader, once every other thread is
+ * gone: p becomes the process (Linux's de_thread). It takes the leader's
+ * pid and the group fields, the leader's children become p's, and the
+ * leader's zombie is freed without a report.
+ */
+static void exec_take_leader(struct proc *p, struct proc *leader)
+{
+	p->pid = p->tgid = leader->pid;
+	p->group_leader = p;
+	p->nr_threads = 1;
+	p->parent = leader->parent;
+	p->exit_signal = leader->exit_signal;
+	p->did_exec = leader->did_exec;
+	p->stop_report = 0;
+	p->pdeath_signal = leader->pdeath_signal;
+	p->start_ns = leader->start_ns;
+	memcpy(p->itimer, leader->itimer, sizeof(p->itimer));
+	p->shared_pending = leader->shared_pending;
+	memcpy(p->shared_info, leader->shared_info, sizeof(p->shared_info));
+	p->utime_ns += leader->utime_ns;
+	p->run_ns += leader->run_ns;
+	p->minflt += leader->minflt;
+	p->majflt += leader->majflt;
+	p->maxrss_kb = MAX(p->maxrss_kb, leader->maxrss_kb);
+	p->cutime_ns = leader->cutime_ns;
+	p->cstime_ns = leader->cstime_ns;
+	p->cminflt = leader->cminflt;
+	p->cmajflt = leader->cmajflt;
+	p->cmaxrss_kb = leader->cmaxrss_kb;
+	for (int i = 0; i < NPROC; i++)
+		if (ptable[i].state != P_UNUSED && ptable[i].parent == leader)
+			ptable[i].parent = p;
+	if (init_proc == leader)
+		init_proc = p;
+	proc_free(leader);
+}
+
+long proc_exec_begin(struct proc *p)
+{
+	struct proc *leader = p->group_leader;
+
+	if (p->fdt->refs > 1) {		/* Linux's unshare_files: the new image has its own table */
+		struct files_table *t = fdt_copy(p->fdt);
+
+		if (!t)
+			return -ENOMEM;
+		fdt_put(p->fdt);
+		p->fdt = t;
+	}
+	if (p->sighand->refs > 1) {	/* and its own actions (signal_exec resets them) */
+		struct sighand *h = sighand_copy(p->sighand);
+
+		if (!h)
+			return -ENOMEM;
+		sighand_put(p->sighand);
+		p->sighand = h;
+	}
+	/* Every other thread of the group dies; wait until they are gone. */
+	for (struct proc *t = proc_next_thread(leader, NULL); t; t = proc_next_thread(leader, t))
+		if (t != p) {
+			t->killed = true;
+			if (t->state == P_SLEEPING || t->state == P_STOPPED)
+				t->state = P_RUNNABLE;
+		}
+	while (leader->nr_threads > 1) {
+		if (p->killed)
+			return -EINTR;	/* another thread's exec or exit_group won: p dies instead */
+		yield();
+	}
+	if (p != leader)
+		exec_take_leader(p, leader);
+	mm_release(p);
+	p->robust_list = 0;
+	vfork_release(p);
+	return 0;
 }
 
 #define WNOHANG		1
@@ -712,7 +1001,7 @@ static bool wait_selects(const struct proc *me, const struct proc *p, int pid)
 
 long proc_wait(int pid, int *status_out, int options, struct proc_usage *usage)
 {
-	struct proc *me = current_proc();
+	struct proc *me = current_proc()->group_leader;	/* any thread waits for the process's children */
 
 	if (pid == (int)0x80000000)
 		return -ESRCH;	/* Linux: -INT_MIN names no group */
@@ -736,8 +1025,8 @@ long proc_wait(int pid, int *status_out, int options, struct proc_usage *usage)
 				p->stop_report = 0;
 				return p->pid;
 			}
-			if (p->state != P_ZOMBIE)
-				continue;
+			if (p->state != P_ZOMBIE || p->nr_threads > 0)
+				continue;	/* running, or a leader whose threads still run */
 			int cpid = p->pid;
 
 			if (status_out)
@@ -769,7 +1058,12 @@ void proc_start_init(const char *path, char *const argv[], char *const envp[])
 	p->mm = mm_create();
 	if (!p->mm)
 		panic("cannot allocate init's address space");
-	p->umask = 022;	/* as Linux starts init */
+	p->fdt = fdt_copy(NULL);
+	p->sighand = sighand_copy(NULL);
+	if (!p->fdt || !p->sighand || fs_proc_init(p))
+		panic("cannot allocate init's descriptor table, fs state or signal actions");
+	p->fs->umask = 022;	/* as Linux starts init */
+	p->exit_signal = SIGCHLD;
 	console_open_stdio(p);
 	this_cpu()->proc = p;	/* exec works on the current process */
 	arch_switch_mm(p->mm);

@@ -1,11 +1,17 @@
 /*
- * proc.h - processes, the scheduler, sleeping and waking.
+ * proc.h - threads and processes, the scheduler, sleeping and waking.
  *
- * One kernel thread of control per process: it runs the process's system
- * calls and faults on its own kernel stack, and at the top of that stack
- * sits the user register frame (struct pt_regs). The scheduler is a simple
- * round robin over the process table, preempting user code on timer ticks.
- * The kernel itself is not preemptible: it gives up the CPU only by
+ * A struct proc is one thread (Linux's task): it runs its system calls
+ * and faults on its own kernel stack, and at the top of that stack sits
+ * the user register frame (struct pt_regs). Threads of one process (a
+ * thread group, made by clone(CLONE_THREAD)) share the group leader's
+ * pid as their tgid; what a group shares is either a refcounted object
+ * the threads point at (mm, file table, fs state, signal actions: clone's
+ * CLONE_VM, CLONE_FILES, CLONE_FS, CLONE_SIGHAND may share each one also
+ * between processes), or kept in the leader's struct proc (the "group
+ * fields" below), which outlives every thread of the group. The scheduler
+ * is a simple round robin over the table, preempting user code on timer
+ * ticks. The kernel itself is not preemptible: it gives up the CPU only by
  * sleeping, yielding or returning to user mode.
  */
 #ifndef PROC_H
@@ -40,10 +46,48 @@ struct file;
 struct mount;
 struct inode;
 
+/* The descriptor table (shared by CLONE_FILES; fork copies it). */
+struct files_table {
+	int refs;
+	struct file *files[NOFILE];
+	bool cloexec[NOFILE];		/* FD_CLOEXEC: closed by a successful exec */
+};
+
+/* The working directory and umask (shared by CLONE_FS; fork copies it). */
+struct fs_state {
+	int refs;
+	struct mount *cwd_mnt;		/* the working directory (fs/; NULL cwd: the root) */
+	struct inode *cwd;
+	unsigned umask;
+};
+
+/* The signal actions (shared by CLONE_SIGHAND, so by every thread of a group). */
+struct sighand {
+	int refs;
+	struct k_sigaction act[NSIG];
+};
+
+/*
+ * One thread. Fields marked "group" are meaningful in the group leader
+ * only (the threads reach them through group_leader); the rest are the
+ * thread's own. A process with one thread is its own leader.
+ */
 struct proc {
-	int pid;
+	int pid;			/* the thread id (gettid) */
+	int tgid;			/* the thread group id: the leader's pid (getpid) */
+	struct proc *group_leader;	/* itself for a leader */
+	int nr_threads;			/* group: live (not exited) threads, the leader included */
+	bool group_exiting;		/* group: exit_group or a fatal signal is ending every thread */
+	int group_exit_status;		/* group: the wait status that exit_group chose */
+	bool autoreap;			/* a non-leader thread: freed by the scheduler once a zombie */
+	int exit_signal;		/* sent to the parent at exit (clone's CSIGNAL; 0: none) */
+	struct proc *vfork_parent;	/* CLONE_VFORK: the parent sleeping until we exec or exit */
+	unsigned long robust_list;	/* set_robust_list: the user's list head (0: none) */
+	unsigned long robust_len;
+	u64 shared_pending;		/* group: process-directed signals (kill), with their info */
+	struct ksiginfo shared_info[NSIG];
 	enum proc_state state;
-	struct proc *parent;
+	struct proc *parent;		/* group (a thread's own is NULL) */
 	struct mm *mm;
 	void *kstack;			/* lowest address of the kernel stack */
 	struct arch_context ctx;	/* saved by arch_switch() */
@@ -60,10 +104,11 @@ struct proc {
 	u64 restart_deadline;		/* restart_syscall: when the interrupted nanosleep ends */
 	unsigned long restart_urem;	/* ... and where it writes the time left */
 	bool restart_t64;
-	struct file *files[NOFILE];
-	bool cloexec[NOFILE];		/* FD_CLOEXEC: closed by a successful exec */
-	struct { u64 cur, max; } rlim[RLIM_NLIMITS];	/* resource limits (prlimit64) */
-	struct sigstate sig;
+	struct files_table *fdt;	/* descriptors */
+	struct fs_state *fs;		/* cwd, umask */
+	struct sighand *sighand;	/* signal actions */
+	struct { u64 cur, max; } rlim[RLIM_NLIMITS];	/* resource limits (prlimit64; every thread a copy) */
+	struct sigstate sig;		/* this thread's mask, pending signals, altstack */
 	u64 minflt, majflt;		/* page faults (getrusage) */
 	u64 utime_ns, stime_ns;		/* user time (ticks that found it in user mode), the rest */
 	u64 run_ns, run_start_ns;	/* time on the CPU, and when it last got it */
@@ -71,14 +116,11 @@ struct proc {
 	u64 cminflt, cmajflt, maxrss_kb, cmaxrss_kb;
 	/* interval timers, Linux's ITIMER_REAL (a ktime deadline), _VIRTUAL and
 	 * _PROF (time left): 0 = disarmed; reload with interval */
-	struct { u64 value, interval; } itimer[3];
+	struct { u64 value, interval; } itimer[3];	/* group */
 	unsigned long clear_child_tid;	/* set_tid_address */
 	int in_syscall;			/* inside syscall_dispatch() (fail_alloc's filter) */
 	char name[16];
-	struct mount *cwd_mnt;		/* the working directory (fs/; NULL cwd: the root) */
-	struct inode *cwd;
 	struct inode *exe;		/* the program it runs (fs/: writes to it are ETXTBSY) */
-	unsigned umask;
 	u64 start_ns;			/* ktime at fork */
 	char cmdline[CMDLINE_KEPT];	/* argv at exec, NUL-separated (/proc/<pid>/cmdline) */
 	int cmdline_len;
@@ -126,11 +168,76 @@ int sleep_on(const void *chan, u64 wake_ns);
 /* Make every process sleeping on chan runnable. */
 void wakeup(const void *chan);
 
-/* fork/clone: a copy of the current process; returns the child's pid or -errno. */
-long proc_fork(unsigned long flags, unsigned long child_sp);
+/* clone's flags (Linux's values) */
+#define CSIGNAL			0x000000ff	/* the exit signal */
+#define CLONE_VM		0x00000100
+#define CLONE_FS		0x00000200
+#define CLONE_FILES		0x00000400
+#define CLONE_SIGHAND		0x00000800
+#define CLONE_PIDFD		0x00001000
+#define CLONE_PTRACE		0x00002000
+#define CLONE_VFORK		0x00004000
+#define CLONE_PARENT		0x00008000
+#define CLONE_THREAD		0x00010000
+#define CLONE_NEWNS		0x00020000
+#define CLONE_SYSVSEM		0x00040000
+#define CLONE_SETTLS		0x00080000
+#define CLONE_PARENT_SETTID	0x00100000
+#define CLONE_CHILD_CLEARTID	0x00200000
+#define CLONE_DETACHED		0x00400000
+#define CLONE_UNTRACED		0x00800000
+#define CLONE_CHILD_SETTID	0x01000000
+#define CLONE_NEWCGROUP		0x02000000
+#define CLONE_NEWUTS		0x04000000
+#define CLONE_NEWIPC		0x08000000
+#define CLONE_NEWUSER		0x10000000
+#define CLONE_NEWPID		0x20000000
+#define CLONE_NEWNET		0x40000000
+#define CLONE_IO		0x80000000
+#define CLONE_CLEAR_SIGHAND	0x100000000ull	/* clone3 only */
+#define CLONE_INTO_CGROUP	0x200000000ull
+#define CLONE_NEWTIME		0x00000080	/* clone3 only (it is in CSIGNAL's bits) */
 
-/* Terminate the current process with a Linux wait status (never returns). */
+/*
+ * clone (kernel/sys_proc.c has checked the flags): a new thread
+ * (CLONE_THREAD) or process, sharing with the caller what the flags say
+ * (CLONE_VM, CLONE_FILES, CLONE_FS, CLONE_SIGHAND) and copying the rest;
+ * it starts with child_sp (0: the caller's) and, with CLONE_SETTLS, tls.
+ * Returns the runnable child, or NULL with *err = -EAGAIN / -ENOMEM.
+ */
+struct proc *proc_clone(unsigned long flags, unsigned long child_sp, unsigned long tls, int exit_signal,
+			long *err);
+
+/*
+ * End the calling thread with a Linux wait status (never returns). The
+ * process ends with its last thread: then the parent is told, with the
+ * leader's status (exit_group's, if one was made).
+ */
 void proc_exit(int wait_status) __attribute__((noreturn));
+
+/* exit_group and fatal signals: every thread of the caller's process ends,
+ * the process with wait_status (the first one chosen, if two race). */
+void proc_group_exit(int wait_status) __attribute__((noreturn));
+
+/* Mark every thread of leader's process killed (woken to die), the
+ * process to end with wait_status. */
+void proc_group_kill(struct proc *leader, int wait_status);
+
+/* A killed thread's exit (at the return to user mode). */
+void proc_killed_exit(void) __attribute__((noreturn));
+
+/*
+ * exec's point of no return for thread p: p gets its own descriptor table
+ * and signal actions, every other thread of its process dies (if p is not
+ * the leader, it takes the leader's pid and place), its robust futexes and
+ * CLEARTID word are released, and a CLONE_VFORK parent goes on. -ENOMEM,
+ * or -EINTR if p itself was killed meanwhile (exec then fails).
+ */
+long proc_exec_begin(struct proc *p);
+
+/* The live (not exited) threads of leader's process, in table order:
+ * prev NULL gives the first; NULL after the last. */
+struct proc *proc_next_thread(const struct proc *leader, const struct proc *prev);
 
 /* What wait4 and getrusage report of a process (Linux's struct rusage
  * fields this kernel counts). */

@@ -60,10 +60,10 @@ static const char *state_word(char c)
 static void sig_sets(const struct proc *p, u64 *ign, u64 *cgt)
 {
 	*ign = *cgt = 0;
-	for (int i = 0; i < NSIG; i++) {
-		if (p->sig.act[i].handler == SIG_IGN)
+	for (int i = 0; i < NSIG && p->sighand; i++) {	/* (an exited thread has none) */
+		if (p->sighand->act[i].handler == SIG_IGN)
 			*ign |= 1ull << i;
-		else if (p->sig.act[i].handler != SIG_DFL)
+		else if (p->sighand->act[i].handler != SIG_DFL)
 			*cgt |= 1ull << i;
 	}
 }
@@ -106,8 +106,12 @@ static void gen_status(struct out *o, const struct proc *p)
 	u64 ign, cgt;
 
 	sig_sets(p, &ign, &cgt);
-	out(o, "Name:\t%s\nUmask:\t%04o\nState:\t%c (%s)\nTgid:\t%d\nNgid:\t0\nPid:\t%d\nPPid:\t%d\nTracerPid:\t0\n",
-	    p->name, p->umask, c, state_word(c), p->pid, p->pid, p->parent ? p->parent->pid : 0);
+	out(o, "Name:\t%s\n", p->name);
+	if (p->fs)	/* as Linux, no Umask line once the fs state is gone (a zombie) */
+		out(o, "Umask:\t%04o\n", p->fs->umask);
+	out(o, "State:\t%c (%s)\nTgid:\t%d\nNgid:\t0\nPid:\t%d\nPPid:\t%d\nTracerPid:\t0\n",
+	    c, state_word(c), p->tgid, p->pid,
+	    p->group_leader->parent ? p->group_leader->parent->pid : 0);
 	out(o, "Uid:\t%u\t%u\t%u\t%u\nGid:\t%u\t%u\t%u\t%u\nFDSize:\t%d\nGroups:\t", (unsigned)p->uid[0],
 	    (unsigned)p->uid[1], (unsigned)p->uid[2], (unsigned)p->uid[1], (unsigned)p->gid[0], (unsigned)p->gid[1],
 	    (unsigned)p->gid[2], (unsigned)p->gid[1], NOFILE);

@@ -28,42 +28,105 @@ static enum sig_default default_action(int sig)
 
 bool signal_pending(const struct proc *p)
 {
-	return (p->sig.pending & ~p->sig.blocked) != 0 || p->killed;
+	return ((p->sig.pending | p->group_leader->shared_pending) & ~p->sig.blocked) != 0 || p->killed;
 }
 
 #define STOP_SIGNALS (SIGMASK(SIGSTOP) | SIGMASK(SIGTSTP) | SIGMASK(SIGTTIN) | SIGMASK(SIGTTOU))
 
-void signal_send(struct proc *p, const struct ksiginfo *info)
+/* Is sig discarded at once for p's group (ignored; SIGKILL/SIGSTOP never are)? */
+static bool sig_ignored(const struct proc *p, int sig)
+{
+	const struct k_sigaction *a = &p->sighand->act[sig - 1];
+
+	return sig != SIGKILL && sig != SIGSTOP &&
+	       (a->handler == SIG_IGN || (a->handler == SIG_DFL && default_action(sig) == SD_IGN));
+}
+
+/* Interrupt t's sleep if it does not block sig (sleep_on returns -EINTR). */
+static void signal_wake(struct proc *t, int sig)
+{
+	if (t->state == P_SLEEPING && (SIGMASK(sig) & ~t->sig.blocked))
+		t->state = P_RUNNABLE;
+}
+
+/*
+ * What sending sig does before it is queued, to the whole group of p
+ * (Linux's prepare_signal): SIGCONT resumes stopped threads whatever its
+ * action and discards pending stops; a stop signal discards a pending
+ * SIGCONT; SIGKILL wakes a stopped thread so it can die.
+ */
+static void signal_prepare(struct proc *p, int sig)
+{
+	struct proc *leader = p->group_leader;
+
+	for (struct proc *t = proc_next_thread(leader, NULL); t; t = proc_next_thread(leader, t)) {
+		if (sig == SIGCONT) {
+			t->sig.pending &= ~STOP_SIGNALS;
+			proc_continue(t);
+		} else if (SIGMASK(sig) & STOP_SIGNALS) {
+			t->sig.pending &= ~SIGMASK(SIGCONT);
+		} else if (sig == SIGKILL && t->state == P_STOPPED) {
+			t->state = P_RUNNABLE;
+		}
+	}
+	if (sig == SIGCONT)
+		leader->shared_pending &= ~STOP_SIGNALS;
+	else if (SIGMASK(sig) & STOP_SIGNALS)
+		leader->shared_pending &= ~SIGMASK(SIGCONT);
+}
+
+void signal_send_thread(struct proc *t, const struct ksiginfo *info)
 {
 	int sig = info->signo;
-	const struct k_sigaction *a = &p->sig.act[sig - 1];
 
-	/* SIGCONT resumes a stopped process whatever its action, and discards
-	 * pending stops; a stop signal discards a pending SIGCONT (Linux's
-	 * prepare_signal). SIGKILL wakes a stopped process so it can die. */
-	if (sig == SIGCONT) {
-		p->sig.pending &= ~STOP_SIGNALS;
-		proc_continue(p);
-	} else if (SIGMASK(sig) & STOP_SIGNALS) {
-		p->sig.pending &= ~SIGMASK(SIGCONT);
-	} else if (sig == SIGKILL && p->state == P_STOPPED) {
-		p->state = P_RUNNABLE;
-	}
-
-	/* An ignored signal is discarded at once (SIGKILL/SIGSTOP never are). */
-	if (sig != SIGKILL && sig != SIGSTOP &&
-	    (a->handler == SIG_IGN || (a->handler == SIG_DFL && default_action(sig) == SD_IGN)))
+	if (!t->sighand)
+		return;	/* an exited thread */
+	signal_prepare(t, sig);
+	if (sig_ignored(t, sig))
 		return;
-	if (!(p->sig.pending & SIGMASK(sig)))
-		p->sig.info[sig - 1] = *info;
-	p->sig.pending |= SIGMASK(sig);
-	if (p->state == P_SLEEPING && (SIGMASK(sig) & ~p->sig.blocked))
-		p->state = P_RUNNABLE;	/* interrupt the sleep; sleep_on returns -EINTR */
+	if (!(t->sig.pending & SIGMASK(sig)))
+		t->sig.info[sig - 1] = *info;
+	t->sig.pending |= SIGMASK(sig);
+	signal_wake(t, sig);
+}
+
+/*
+ * A process-directed signal: queued once for the group, and one thread
+ * that does not block it (p itself if it can) is woken to take it. SIGKILL
+ * ends every thread at once (Linux's complete_signal does the same for
+ * any fatal signal; here a fatal one ends the group when a thread takes it).
+ */
+void signal_send(struct proc *p, const struct ksiginfo *info)
+{
+	struct proc *leader = p->group_leader, *t = proc_next_thread(leader, NULL);
+	int sig = info->signo;
+
+	if (!t)
+		return;	/* every thread has exited */
+	signal_prepare(p, sig);
+	if (sig_ignored(t, sig))
+		return;
+	if (sig == SIGKILL) {
+		proc_group_kill(leader, SIGKILL);
+		return;
+	}
+	if (!(leader->shared_pending & SIGMASK(sig)))
+		leader->shared_info[sig - 1] = *info;
+	leader->shared_pending |= SIGMASK(sig);
+	if (p->state != P_ZOMBIE && !(p->sig.blocked & SIGMASK(sig))) {
+		signal_wake(p, sig);
+		return;
+	}
+	for (t = proc_next_thread(leader, NULL); t; t = proc_next_thread(leader, t))
+		if (!(t->sig.blocked & SIGMASK(sig))) {
+			signal_wake(t, sig);
+			return;
+		}
 }
 
 void signal_force(struct proc *p, const struct ksiginfo *info)
 {
-	struct k_sigaction *a = &p->sig.act[info->signo - 1];
+	struct k_sigaction *a = &p->sighand->act[info->signo - 1];
 
 	if (a->handler == SIG_IGN || (p->sig.blocked & SIGMASK(info->signo))) {
 		a->handler = SIG_DFL;
@@ -71,6 +134,15 @@ void signal_force(struct proc *p, const struct ksiginfo *info)
 	}
 	p->sig.pending |= SIGMASK(info->signo);
 	p->sig.info[info->signo - 1] = *info;
+}
+
+void signal_discard(struct proc *p, int sig)
+{
+	struct proc *leader = p->group_leader;
+
+	leader->shared_pending &= ~SIGMASK(sig);
+	for (struct proc *t = proc_next_thread(leader, NULL); t; t = proc_next_thread(leader, t))
+		t->sig.pending &= ~SIGMASK(sig);
 }
 
 unsigned long signal_stack_top(const struct proc *p, unsigned long sp, const struct k_sigaction *act)
@@ -87,24 +159,29 @@ void signal_fork(struct sigstate *child, const struct sigstate *parent)
 {
 	*child = *parent;
 	child->pending = 0;
+	child->restore_saved = false;
 }
 
-void signal_exec(struct sigstate *s)
+void signal_exec(struct proc *p)
 {
+	struct k_sigaction *act = p->sighand->act;
+
 	for (int i = 0; i < NSIG; i++) {
-		if (s->act[i].handler != SIG_IGN)
-			s->act[i].handler = SIG_DFL;
-		s->act[i].flags = 0;
-		s->act[i].restorer = 0;
-		s->act[i].mask = 0;
+		if (act[i].handler != SIG_IGN)
+			act[i].handler = SIG_DFL;
+		act[i].flags = 0;
+		act[i].restorer = 0;
+		act[i].mask = 0;
 	}
-	s->altstack_sp = s->altstack_size = 0;
+	p->sig.altstack_sp = p->sig.altstack_size = 0;
 }
 
-/* Lowest pending, unblocked signal (SIGKILL first), or 0. */
+/* Lowest pending, unblocked signal (SIGKILL first), or 0: the thread's own
+ * and the group's. */
 static int next_signal(const struct proc *p)
 {
-	u64 ready = p->sig.pending & ~(p->sig.blocked & ~(SIGMASK(SIGKILL) | SIGMASK(SIGSTOP)));
+	u64 ready = (p->sig.pending | p->group_leader->shared_pending) &
+		    ~(p->sig.blocked & ~(SIGMASK(SIGKILL) | SIGMASK(SIGSTOP)));
 
 	if (ready & SIGMASK(SIGKILL))
 		return SIGKILL;
@@ -114,10 +191,23 @@ static int next_signal(const struct proc *p)
 	return 0;
 }
 
-/* Terminate with sig as the wait status (0x80 marks a core dump). */
+/* Terminate the whole process with sig as the wait status (0x80 marks a core dump). */
 static void __attribute__((noreturn)) die_by_signal(int sig)
 {
-	proc_exit(sig | (default_action(sig) == SD_CORE ? 0x80 : 0));
+	proc_group_exit(sig | (default_action(sig) == SD_CORE ? 0x80 : 0));
+}
+
+/* Take sig off the pending sets (the thread's own first) and return its info. */
+static struct ksiginfo dequeue_signal(struct proc *p, int sig)
+{
+	struct proc *leader = p->group_leader;
+
+	if (p->sig.pending & SIGMASK(sig)) {
+		p->sig.pending &= ~SIGMASK(sig);
+		return p->sig.info[sig - 1];
+	}
+	leader->shared_pending &= ~SIGMASK(sig);
+	return leader->shared_info[sig - 1];
 }
 
 /*
@@ -158,10 +248,9 @@ void signal_deliver(struct proc *p, struct pt_regs *regs)
 
 	p->sys_returning = false;
 	while ((sig = next_signal(p)) != 0) {
-		struct k_sigaction *a = &p->sig.act[sig - 1];
-		struct ksiginfo info = p->sig.info[sig - 1];
+		struct k_sigaction *a = &p->sighand->act[sig - 1];
+		struct ksiginfo info = dequeue_signal(p, sig);
 
-		p->sig.pending &= ~SIGMASK(sig);
 		if (sig == SIGKILL || a->handler == SIG_DFL) {
 			enum sig_default d = sig == SIGKILL ? SD_TERM : default_action(sig);
 
@@ -191,7 +280,7 @@ void signal_deliver(struct proc *p, struct pt_regs *regs)
 		return;	/* one handler frame at a time; the rest after sigreturn */
 	}
 	if (p->killed)
-		die_by_signal(SIGKILL);
+		proc_killed_exit();
 	syscall_restart(p, regs, ret, false, 0);
 	if (p->sig.restore_saved) {	/* rt_sigsuspend woke for nothing to handle */
 		p->sig.blocked = p->sig.saved_blocked;

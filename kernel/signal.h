@@ -110,8 +110,9 @@ struct ksiginfo {
 	int status;		/* SIGCHLD: exit code or terminating signal */
 };
 
+/* A thread's own signal state (the actions are in struct sighand, the
+ * process-directed pending signals in the group leader: proc.h). */
 struct sigstate {
-	struct k_sigaction act[NSIG];
 	u64 pending, blocked;
 	struct ksiginfo info[NSIG];
 	u64 saved_blocked;	/* rt_sigsuspend: the mask to restore after the handler */
@@ -123,13 +124,20 @@ struct sigstate {
 struct proc;
 struct pt_regs;
 
-/* Queue sig for p (one instance per signal number), waking it if it sleeps. */
+/* Queue sig for p's whole process (kill(): one instance per signal number
+ * in the group's shared set), waking a thread that does not block it. */
 void signal_send(struct proc *p, const struct ksiginfo *info);
+
+/* Queue sig for thread t alone (tgkill, SIGPIPE), waking it if it sleeps. */
+void signal_send_thread(struct proc *t, const struct ksiginfo *info);
+
+/* Drop pending instances of sig from p's group and all its threads (SIG_IGN set). */
+void signal_discard(struct proc *p, int sig);
 
 /* A fault in user mode: deliver sig now even if blocked or ignored. */
 void signal_force(struct proc *p, const struct ksiginfo *info);
 
-/* Is an unblocked signal pending for p? */
+/* Is an unblocked signal pending for thread p (its own or its group's)? */
 bool signal_pending(const struct proc *p);
 
 /* Deliver pending signals before returning to user mode with regs, and
@@ -139,8 +147,9 @@ void signal_deliver(struct proc *p, struct pt_regs *regs);
 /* fork: the child inherits actions and mask, not pending signals. */
 void signal_fork(struct sigstate *child, const struct sigstate *parent);
 
-/* exec: caught signals revert to default; ignored stay ignored; mask kept. */
-void signal_exec(struct sigstate *s);
+/* exec: caught signals revert to default; ignored stay ignored; mask kept;
+ * no alternate stack. */
+void signal_exec(struct proc *p);
 
 /*
  * The arch's signal frame: push a frame for (sig, info) on the user stack

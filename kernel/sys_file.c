@@ -21,7 +21,7 @@ static struct file *fd_get(unsigned long ufd)
 
 	if (fd >= NOFILE)
 		return NULL;
-	return current_proc()->files[fd];
+	return current_proc()->fdt->files[fd];
 }
 
 #define FD_CLOEXEC	1
@@ -32,7 +32,7 @@ static long fd_install_flags(struct file *f, unsigned from, bool cloexec)
 	long fd = fd_install(f, from);
 
 	if (fd >= 0)
-		current_proc()->cloexec[fd] = cloexec;
+		current_proc()->fdt->cloexec[fd] = cloexec;
 	return fd;
 }
 
@@ -42,8 +42,8 @@ long fd_install(struct file *f, unsigned from)
 	long limit = (long)MIN(p->rlim[RLIMIT_NOFILE].cur, (u64)NOFILE);
 
 	for (long fd = from; fd < limit; fd++) {
-		if (!p->files[fd]) {
-			p->files[fd] = f;
+		if (!p->fdt->files[fd]) {
+			p->fdt->files[fd] = f;
 			return fd;
 		}
 	}
@@ -168,8 +168,8 @@ long sys_close(const unsigned long *a)
 
 	if (!f)
 		return -EBADF;
-	p->files[fd] = NULL;
-	p->cloexec[fd] = false;
+	p->fdt->files[fd] = NULL;
+	p->fdt->cloexec[fd] = false;
 	file_close(f);
 	return 0;
 }
@@ -262,10 +262,10 @@ long sys_dup3(const unsigned long *a)
 		return -EBADF;
 	if (newfd == arg_uint(a[0]))
 		return -EINVAL;
-	if (p->files[newfd])
-		file_close(p->files[newfd]);
-	p->files[newfd] = file_dup(f);
-	p->cloexec[newfd] = flags & O_CLOEXEC;
+	if (p->fdt->files[newfd])
+		file_close(p->fdt->files[newfd]);
+	p->fdt->files[newfd] = file_dup(f);
+	p->fdt->cloexec[newfd] = flags & O_CLOEXEC;
 	return newfd;
 }
 
@@ -301,9 +301,9 @@ long sys_fcntl(const unsigned long *a)
 			file_close(f);
 		return newfd;
 	case F_GETFD:
-		return p->cloexec[fd] ? FD_CLOEXEC : 0;
+		return p->fdt->cloexec[fd] ? FD_CLOEXEC : 0;
 	case F_SETFD:
-		p->cloexec[fd] = arg_int(a[2]) & FD_CLOEXEC;
+		p->fdt->cloexec[fd] = arg_int(a[2]) & FD_CLOEXEC;
 		return 0;
 	case F_SETFL:
 		return 0;

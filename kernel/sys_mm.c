@@ -44,7 +44,7 @@ static long file_mapping(unsigned long ufd, unsigned long len, unsigned long pro
 	long fd = (long)(int)ufd;
 	struct file *f;
 
-	if (fd < 0 || fd >= NOFILE || !(f = p->files[fd]))
+	if (fd < 0 || fd >= NOFILE || !(f = p->fdt->files[fd]))
 		return -EBADF;
 	if (flags & MAP_HUGETLB)
 		return -EINVAL;	/* MM-1: no file here is a hugetlbfs file (Linux checks this next) */

@@ -16,13 +16,13 @@
 
 /* ---- identity ---- */
 
-long sys_getpid(const unsigned long *a) { (void)a; return current_proc()->pid; }
+long sys_getpid(const unsigned long *a) { (void)a; return current_proc()->tgid; }
 long sys_gettid(const unsigned long *a) { (void)a; return current_proc()->pid; }
 /* (the uid and gid calls are in cred.c) */
 
 long sys_getppid(const unsigned long *a)
 {
-	struct proc *parent = current_proc()->parent;
+	struct proc *parent = current_proc()->group_leader->parent;
 
 	(void)a;
 	return parent ? parent->pid : 0;
@@ -30,53 +30,160 @@ long sys_getppid(const unsigned long *a)
 
 /* ---- lifecycle ---- */
 
+/* exit(status): the calling thread only (the process ends with its last thread). */
 long sys_exit(const unsigned long *a)
 {
 	proc_exit((int)((a[0] & 0xff) << 8));
 }
 
+/* exit_group(status): every thread of the process. */
 long sys_exit_group(const unsigned long *a)
 {
-	proc_exit((int)((a[0] & 0xff) << 8));
+	proc_group_exit((int)((a[0] & 0xff) << 8));
 }
 
-#define CLONE_VM		0x00000100
-#define CLONE_THREAD		0x00010000
-#define CLONE_SETTLS		0x00080000
-#define CLONE_PARENT_SETTID	0x00100000
-#define CLONE_CHILD_CLEARTID	0x00200000
-#define CLONE_CHILD_SETTID	0x01000000
+/* The flags this kernel acts on; the namespace, cgroup, ptrace and pidfd
+ * flags are refused (EINVAL) rather than ignored. */
+#define CLONE_KNOWN (CSIGNAL | CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_VFORK |	\
+		     CLONE_PARENT | CLONE_THREAD | CLONE_SYSVSEM | CLONE_SETTLS | CLONE_PARENT_SETTID |	\
+		     CLONE_CHILD_CLEARTID | CLONE_DETACHED | CLONE_CHILD_SETTID | CLONE_UNTRACED | CLONE_IO)
+
+/* What clone and clone3 ask for, decoded. */
+struct clone_req {
+	u64 flags;
+	int exit_signal;
+	unsigned long stack, tls, parent_tid, child_tid;
+};
 
 /*
- * clone(flags, stack, parent_tid, tls, child_tid): processes only, no
- * threads. flags is unsigned long, but Linux's clone() keeps only its low
- * 32 bits (clone3 is where the wider flags go).
+ * Linux's rules for a consistent flag set (kernel/fork.c's copy_process),
+ * in its order: CLONE_NEWNS or CLONE_NEWUSER with CLONE_FS; CLONE_THREAD
+ * without CLONE_SIGHAND; CLONE_SIGHAND without CLONE_VM; CLONE_PARENT or
+ * a sibling thread from init (which cannot be killed); CLONE_THREAD with a
+ * new user or pid namespace. Then what this kernel does not do: namespaces,
+ * cgroups, ptrace, pidfds.
  */
-long sys_clone(const unsigned long *a)
+static long clone_check(u64 flags)
 {
-	unsigned long flags = arg_uint(a[0]);
-	long pid;
+	struct proc *me = current_proc();
 
-	if (flags & (CLONE_VM | CLONE_THREAD))
-		return -EINVAL;	/* threads are not supported */
-	pid = proc_fork(flags, a[1]);
-	if (pid < 0)
-		return pid;
-	struct proc *child = proc_find((int)pid);
-	int tid = (int)pid;
+	if ((flags & (CLONE_NEWNS | CLONE_FS)) == (CLONE_NEWNS | CLONE_FS) ||
+	    (flags & (CLONE_NEWUSER | CLONE_FS)) == (CLONE_NEWUSER | CLONE_FS))
+		return -EINVAL;
+	if ((flags & CLONE_THREAD) && !(flags & CLONE_SIGHAND))
+		return -EINVAL;
+	if ((flags & CLONE_SIGHAND) && !(flags & CLONE_VM))
+		return -EINVAL;
+	if ((flags & CLONE_PARENT) && me->group_leader->pid == 1)
+		return -EINVAL;
+	if ((flags & CLONE_THREAD) && (flags & (CLONE_NEWUSER | CLONE_NEWPID)))
+		return -EINVAL;
+	if (flags & ~(u64)CLONE_KNOWN)
+		return -EINVAL;
+	return 0;
+}
 
-	if ((flags & CLONE_PARENT_SETTID) && copy_to_user((void *)a[2], &tid, sizeof(tid)))
-		return -EFAULT;
-	if (flags & CLONE_CHILD_SETTID) {
+/*
+ * Make the child clone asked for and do what the flags ask around it:
+ * CLONE_PARENT_SETTID stores its tid in the parent, CLONE_CHILD_SETTID in
+ * the child's memory, CLONE_CHILD_CLEARTID arms the exit futex, and
+ * CLONE_VFORK makes the caller wait until the child execs or exits.
+ */
+static long do_clone(const struct clone_req *r)
+{
+	long err = clone_check(r->flags);
+	struct proc *child;
+	int tid;
+
+	if (err)
+		return err;
+	child = proc_clone((unsigned long)r->flags, r->stack, r->tls, r->exit_signal, &err);
+	if (!child)
+		return err;
+	tid = child->pid;
+	if ((r->flags & CLONE_PARENT_SETTID) && copy_to_user((void *)r->parent_tid, &tid, sizeof(tid)))
+		return -EFAULT;	/* (Linux stores it before the child runs and ignores a fault) */
+	if (r->flags & CLONE_CHILD_SETTID) {
 		/* Linux makes this store from the child, which ignores a failure:
 		 * it is not an allocation of the parent's system call (fail_alloc) */
 		current_proc()->in_syscall--;
-		mm_write(child->mm, a[4], &tid, sizeof(tid));
+		mm_write(child->mm, r->child_tid, &tid, sizeof(tid));
 		current_proc()->in_syscall++;
 	}
-	if (flags & CLONE_CHILD_CLEARTID)
-		child->clear_child_tid = a[4];
-	return pid;
+	if (r->flags & CLONE_CHILD_CLEARTID)
+		child->clear_child_tid = r->child_tid;
+	if (r->flags & CLONE_VFORK) {
+		child->vfork_parent = current_proc();
+		while (child->vfork_parent == current_proc() && child->state != P_UNUSED)
+			sleep_on(&child->vfork_parent, 0);	/* a signal does not end the wait (Linux: killable only) */
+	}
+	return tid;
+}
+
+/*
+ * clone(flags, stack, parent_tid, tls, child_tid): flags is unsigned long,
+ * but Linux's clone() keeps only its low 32 bits, whose low byte is the
+ * exit signal (clone3 is where the wider flags go).
+ */
+long sys_clone(const unsigned long *a)
+{
+	struct clone_req r = { .flags = arg_uint(a[0]) & ~(u64)CSIGNAL, .exit_signal = (int)(a[0] & CSIGNAL),
+			       .stack = a[1], .parent_tid = a[2], .tls = a[3], .child_tid = a[4] };
+
+	if (r.exit_signal > NSIG)
+		return -EINVAL;
+	return do_clone(&r);
+}
+
+/* struct clone_args (Linux's uapi): CLONE_ARGS_SIZE_VER0 is its first 64 bytes. */
+struct clone_args_user {
+	u64 flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls, set_tid, set_tid_size,
+	    cgroup;
+};
+
+/*
+ * clone3(args, size): size from 64 (EINVAL below) to a page (E2BIG above;
+ * bytes past the struct this kernel knows must be zero, else E2BIG). The
+ * exit signal is a field of its own (EINVAL if not a signal, or given with
+ * CLONE_THREAD or CLONE_PARENT); the stack is a base and a size, both or
+ * neither (EINVAL). set_tid and cgroups are not supported (EINVAL).
+ */
+long sys_clone3(const unsigned long *a)
+{
+	struct clone_args_user ca;
+	size_t size = a[1];
+	struct clone_req r;
+
+	memset(&ca, 0, sizeof(ca));
+	if (size < 64)
+		return -EINVAL;
+	if (size > PAGE_SIZE)
+		return -E2BIG;
+	if (copy_from_user(&ca, (const void *)a[0], MIN(size, sizeof(ca))))
+		return -EFAULT;
+	for (size_t off = sizeof(ca); off < size; off++) {
+		u8 b;
+
+		if (copy_from_user(&b, (const void *)(a[0] + off), 1))
+			return -EFAULT;
+		if (b)
+			return -E2BIG;
+	}
+	if ((ca.exit_signal & ~(u64)CSIGNAL) || ca.exit_signal > NSIG)
+		return -EINVAL;
+	if ((ca.flags & (CLONE_THREAD | CLONE_PARENT)) && ca.exit_signal)
+		return -EINVAL;
+	if (ca.flags & (CSIGNAL | CLONE_DETACHED))
+		return -EINVAL;	/* clone3 takes the exit signal as a field, and no CLONE_DETACHED */
+	if ((ca.stack == 0) != (ca.stack_size == 0))
+		return -EINVAL;
+	if (ca.set_tid || ca.set_tid_size || (ca.flags & (CLONE_INTO_CGROUP | CLONE_CLEAR_SIGHAND)))
+		return -EINVAL;
+	r = (struct clone_req){ .flags = ca.flags, .exit_signal = (int)ca.exit_signal,
+				.stack = (unsigned long)(ca.stack + ca.stack_size),	/* stacks grow down */
+				.tls = (unsigned long)ca.tls, .parent_tid = (unsigned long)ca.parent_tid,
+				.child_tid = (unsigned long)ca.child_tid };
+	return do_clone(&r);
 }
 
 #define EXEC_STRINGS_ORDER 4	/* 64 KiB for argv + envp */
@@ -189,7 +296,6 @@ long sys_set_tid_address(const unsigned long *a)
 	return current_proc()->pid;
 }
 
-long sys_set_robust_list(const unsigned long *a) { (void)a; return 0; }
 long sys_rseq(const unsigned long *a) { (void)a; return -ENOSYS; }
 
 /*
@@ -336,7 +442,7 @@ long sys_getitimer(const unsigned long *a)
 
 	if (which < ITIMER_REAL || which > ITIMER_PROF)
 		return -EINVAL;
-	itimer_get(current_proc(), which, &v);
+	itimer_get(current_proc()->group_leader, which, &v);
 	return copy_to_user((void *)a[1], &v, sizeof(v)) ? -EFAULT : 0;
 }
 
@@ -347,7 +453,7 @@ long sys_getitimer(const unsigned long *a)
  */
 long sys_setitimer(const unsigned long *a)
 {
-	struct proc *p = current_proc();
+	struct proc *p = current_proc()->group_leader;	/* the timers are the process's */
 	int which = arg_int(a[0]);
 	struct itimerval_user nv = { 0, 0, 0, 0 }, ov;
 
@@ -370,7 +476,7 @@ long sys_setitimer(const unsigned long *a)
  * and at least 1 if any time was left, as Linux. */
 long sys_alarm(const unsigned long *a)
 {
-	struct proc *p = current_proc();
+	struct proc *p = current_proc()->group_leader;
 	unsigned secs = arg_uint(a[0]);
 	u64 left = itimer_left(p, ITIMER_REAL);
 	long old = (long)((left + 500000000) / 1000000000);
@@ -400,6 +506,46 @@ long sys_sched_yield(const unsigned long *a)
 	(void)a;
 	yield();
 	return 0;
+}
+
+/*
+ * CPU affinity, with one CPU (CPU 0) running: the kernel's cpumask is one
+ * unsigned long (Linux's cpumask_size() with nr_cpu_ids 1). A thread may
+ * run only on CPU 0, so that is every thread's mask; setting one that
+ * leaves CPU 0 out is EINVAL, and nothing else needs remembering.
+ */
+#define NR_CPUS_ONLINE	1
+
+static struct proc *affinity_target(int pid)
+{
+	return pid ? proc_find(pid) : current_proc();
+}
+
+/* sched_getaffinity(pid, len, mask): len must hold every CPU and be a
+ * multiple of unsigned long (EINVAL); returns the bytes written. */
+long sys_sched_getaffinity(const unsigned long *a)
+{
+	unsigned long mask = 1, len = a[1];
+
+	if (len * 8 < NR_CPUS_ONLINE || (len & (sizeof(unsigned long) - 1)))
+		return -EINVAL;
+	if (!affinity_target(arg_int(a[0])))
+		return -ESRCH;
+	return copy_to_user((void *)a[2], &mask, sizeof(mask)) ? -EFAULT : (long)sizeof(mask);
+}
+
+/* sched_setaffinity(pid, len, mask): a shorter mask is zero-extended, a
+ * longer one cut to the kernel's; it must include a CPU that runs. */
+long sys_sched_setaffinity(const unsigned long *a)
+{
+	unsigned long mask = 0;
+	size_t len = MIN(a[1], sizeof(mask));
+
+	if (copy_from_user(&mask, (const void *)a[2], len))
+		return -EFAULT;
+	if (!affinity_target(arg_int(a[0])))
+		return -ESRCH;
+	return (mask & 1) ? 0 : -EINVAL;
 }
 
 #define REBOOT_MAGIC1		0xfee1dead
@@ -661,12 +807,24 @@ static bool valid_signal(int sig)
 /* Send sig to one process; sig 0 only checks that it exists. */
 static long kill_one(struct proc *p, int sig, int code)
 {
-	struct ksiginfo si = { .signo = sig, .code = code, .pid = current_proc()->pid };
+	struct ksiginfo si = { .signo = sig, .code = code, .pid = current_proc()->tgid };
 
-	if (!p || p->state == P_ZOMBIE)
-		return p ? 0 : -ESRCH;
-	if (sig)
+	if (!p)
+		return -ESRCH;
+	if (sig && p->group_leader->nr_threads)	/* a zombie process takes nothing */
 		signal_send(p, &si);
+	return 0;
+}
+
+/* tkill/tgkill: sig to thread t alone. */
+static long kill_thread(struct proc *t, int sig)
+{
+	struct ksiginfo si = { .signo = sig, .code = SI_TKILL, .pid = current_proc()->tgid };
+
+	if (!t || t->state == P_ZOMBIE)
+		return -ESRCH;	/* an exited thread is gone, whatever its slot holds */
+	if (sig)
+		signal_send_thread(t, &si);
 	return 0;
 }
 
@@ -679,7 +837,7 @@ static long kill_one(struct proc *p, int sig, int code)
 long sys_kill(const unsigned long *a)
 {
 	int pid = arg_int(a[0]), sig = arg_int(a[1]);
-	struct ksiginfo si = { .signo = sig, .code = SI_USER, .pid = current_proc()->pid };
+	struct ksiginfo si = { .signo = sig, .code = SI_USER, .pid = current_proc()->tgid };
 
 	if (sig && !valid_signal(sig))
 		return -EINVAL;
@@ -711,18 +869,18 @@ long sys_tkill(const unsigned long *a)
 
 	if (tid <= 0 || (sig && !valid_signal(sig)))
 		return -EINVAL;
-	return kill_one(proc_find(tid), sig, SI_TKILL);
+	return kill_thread(proc_find(tid), sig);
 }
 
 long sys_tgkill(const unsigned long *a)
 {
 	int tgid = arg_int(a[0]), tid = arg_int(a[1]), sig = arg_int(a[2]);
 
+	struct proc *t = proc_find(tid);
+
 	if (tgid <= 0 || tid <= 0 || (sig && !valid_signal(sig)))
 		return -EINVAL;
-	if (tgid != tid)
-		return -ESRCH;	/* one thread per process */
-	return kill_one(proc_find(tid), sig, SI_TKILL);
+	return kill_thread(t && t->tgid == tgid ? t : NULL, sig);
 }
 
 #ifdef ARCH_SIGACTION_NO_RESTORER
@@ -775,17 +933,17 @@ long sys_rt_sigaction(const unsigned long *a)
 
 	if (!valid_signal(sig) || a[3] != sizeof(u64))
 		return -EINVAL;
-	old = p->sig.act[sig - 1];
+	old = p->sighand->act[sig - 1];
 	if (a[1]) {
 		if (sig == SIGKILL || sig == SIGSTOP)
 			return -EINVAL;
 		if (sigaction_from_user(&act, a[1]))
 			return -EFAULT;
 		act.mask &= ~(SIGMASK(SIGKILL) | SIGMASK(SIGSTOP));
-		p->sig.act[sig - 1] = act;
+		p->sighand->act[sig - 1] = act;
 		/* Setting SIG_IGN (or default-ignore) discards a pending instance. */
 		if (act.handler == SIG_IGN)
-			p->sig.pending &= ~SIGMASK(sig);
+			signal_discard(p, sig);
 	}
 	if (a[2] && sigaction_to_user(a[2], &old))
 		return -EFAULT;
@@ -837,7 +995,7 @@ long sys_rt_sigreturn(const unsigned long *a)
 long sys_rt_sigpending(const unsigned long *a)
 {
 	struct proc *p = current_proc();
-	u64 set = sigset_user(p->sig.pending & p->sig.blocked);
+	u64 set = sigset_user((p->sig.pending | p->group_leader->shared_pending) & p->sig.blocked);
 
 	if (a[1] != sizeof(u64))
 		return -EINVAL;

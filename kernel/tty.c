@@ -246,7 +246,7 @@ static long take(u8 *b, size_t n)
 static long job_control(struct proc *p, int sig)
 {
 	struct ksiginfo si = { .signo = sig, .code = 0x80 };
-	bool ignored = p->sig.act[sig - 1].handler == SIG_IGN || (p->sig.blocked & SIGMASK(sig));
+	bool ignored = p->sighand->act[sig - 1].handler == SIG_IGN || (p->sig.blocked & SIGMASK(sig));
 
 	if (!is_ctty(p) || !tty.pgrp || p->pgid == tty.pgrp)
 		return 0;

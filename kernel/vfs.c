@@ -145,9 +145,9 @@ void console_open_stdio(struct proc *p)
 	f->st.rdev = (5 << 8) | 1;	/* like /dev/console */
 	f->st.nlink = 1;
 	f->st.blksize = 1024;
-	p->files[0] = f;
-	p->files[1] = file_dup(f);
-	p->files[2] = file_dup(f);
+	p->fdt->files[0] = f;
+	p->fdt->files[1] = file_dup(f);
+	p->fdt->files[2] = file_dup(f);
 }
 
 /* ---- /proc ---- */

@@ -92,6 +92,7 @@ declare -A MB_ONLY=(
 	[truncate64]="32-bit: the length in a register pair"
 	[fchown32]="32-bit uid_t calls"
 	[utimensat_time64]="32-bit: the 64-bit time_t calls"
+	[futex_time64]="32-bit: the 64-bit time_t calls"
 )
 
 [ -r "$arm" ] && [ -r "$mb" ] || { echo "not ok 1 - the syscall tables are readable"; echo "1..1"; exit 1; }

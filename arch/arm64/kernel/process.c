@@ -149,3 +149,9 @@ long arch_exec_setup(struct mm *mm)
 	mm->sigtramp = va;
 	return mm_write(mm, va, sigtramp_code, sizeof(sigtramp_code)) ? -ENOMEM : 0;
 }
+
+void arch_set_tls(struct arch_context *ctx, struct pt_regs *regs, unsigned long tls)
+{
+	(void)regs;
+	ctx->tpidr_el0 = tls;	/* switch.S loads it when the thread first runs */
+}

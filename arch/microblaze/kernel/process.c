@@ -177,3 +177,10 @@ long arch_exec_setup(struct mm *mm)
 	mm->sigtramp = va;
 	return mm_write(mm, va, sigtramp_code, sizeof(sigtramp_code)) ? -ENOMEM : 0;
 }
+
+/* Linux's MicroBlaze ABI: the thread pointer is r21, set from clone's tls. */
+void arch_set_tls(struct arch_context *ctx, struct pt_regs *regs, unsigned long tls)
+{
+	(void)ctx;
+	regs->r[21] = (u32)tls;
+}

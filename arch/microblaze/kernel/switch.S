@@ -15,9 +15,18 @@
  * only switches from code that runs with them off. MSR needs no saving:
  * the carry is not preserved across calls by the C ABI. The FPU status
  * register (FSR) is the process's own: saved in old, loaded from new.
+ *
+ * The lwx reservation is dropped (a swx to a word of our own fails and
+ * clears it): a thread that took one with lwx and was preempted before its
+ * swx must find its swx failing, not succeeding on the strength of a
+ * reservation another thread made since (QEMU's swx compares the memory
+ * with the value the last lwx read, whoever ran it). Without this, two
+ * threads of one process could both take a futex mutex.
  */
 	.globl	arch_switch
 arch_switch:
+	addik	r3, r0, mb_resv_dummy
+	swx	r3, r3, r0
 	swi	r1, r5, CTX_R1
 	swi	r15, r5, CTX_R15
 	swi	r19, r5, CTX_R19
@@ -53,3 +62,8 @@ ret_from_fork:
 	nop
 	lwi	r19, r0, mb_linear_offset
 	bri	mb_exception_exit
+
+	.section .bss
+	.align	2
+mb_resv_dummy:	/* arch_switch's swx target (it never succeeds) */
+	.space	4

@@ -292,6 +292,9 @@ const struct syscall_entry arch_syscalls[] = {
 	SYS(221, fcntl),		/* fcntl64 */
 	SYS(224, gettid),
 	SYS(238, tkill),
+	SYS(240, futex),
+	SYS(241, sched_setaffinity),
+	SYS(242, sched_getaffinity),
 	SYS(252, exit_group),
 	SYS(258, set_tid_address),
 	SYS(265, clock_gettime),
@@ -313,6 +316,7 @@ const struct syscall_entry arch_syscalls[] = {
 	SYS(308, pselect6),
 	SYS(309, ppoll),
 	SYS(311, set_robust_list),
+	SYS(312, get_robust_list),
 	SYS(320, utimensat),		/* 32-bit time_t */
 	ADAPT(324, mb_fallocate, "fallocate"),
 	SYS(335, shmat),
@@ -334,6 +338,8 @@ const struct syscall_entry arch_syscalls[] = {
 	SYS(403, clock_gettime64),
 	SYS(407, clock_nanosleep_time64),
 	SYS(412, utimensat_time64),
+	SYS(422, futex_time64),
+	SYS(435, clone3),
 	SYS(439, faccessat2),
 	SYS(413, pselect6_time64),
 	SYS(414, ppoll_time64),

@@ -19,6 +19,7 @@ extern int errno;
 #define EACCES  13
 #define EFAULT  14
 #define EBUSY   16
+#define EDEADLK 35
 #define EXDEV   18
 #define EEXIST  17
 #define ENODEV  19
@@ -42,6 +43,7 @@ extern int errno;
 #define ELOOP   40
 #define EOVERFLOW 75
 #define EOPNOTSUPP 95
+#define ETIMEDOUT 110
 #define EWOULDBLOCK EAGAIN
 
 #endif

@@ -104,5 +104,11 @@
 #define SYS_prlimit64       __SC(261, 370)
 #define SYS_getrandom       __SC(278, 385)
 #define SYS_sysinfo         __SC(179, 116)
+#define SYS_futex           __SC( 98, 240)
+#define SYS_set_robust_list __SC( 99, 311)
+#define SYS_get_robust_list __SC(100, 312)
+#define SYS_sched_setaffinity __SC(122, 241)
+#define SYS_sched_getaffinity __SC(123, 242)
+#define SYS_clone3          __SC(435, 435)
 
 #endif

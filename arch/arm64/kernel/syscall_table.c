@@ -52,6 +52,7 @@ const struct syscall_entry arch_syscalls[] = {
 	SYS(82, fsync),
 	SYS(83, fdatasync),
 	SYS(88, utimensat),
+	SYS(92, personality),
 	SYS(93, exit),
 	SYS(94, exit_group),
 	SYS(96, set_tid_address),

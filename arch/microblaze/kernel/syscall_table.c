@@ -239,6 +239,7 @@ const struct syscall_entry arch_syscalls[] = {
 	SYS(122, uname),
 	SYS(125, mprotect),
 	SYS(133, fchdir),
+	SYS(136, personality),
 	SYS(132, getpgid),
 	ADAPT(140, sys_llseek, "_llseek"),
 	SYS(144, msync),

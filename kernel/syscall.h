@@ -60,7 +60,8 @@ long syscall_dispatch(unsigned long nr, const unsigned long *a);
 	X(getitimer) X(setitimer) X(alarm)                                           \
 	X(ppoll) X(ppoll_time64) X(pselect6) X(pselect6_time64)                      \
 	X(prctl) X(setuid) X(setgid) X(setreuid) X(setregid) X(setresuid) X(setresgid) \
-	X(getresuid) X(getresgid) X(getgroups) X(setgroups) X(personality)
+	X(getresuid) X(getresgid) X(getgroups) X(setgroups) X(personality)          \
+	X(sendfile) X(sendfile64)
 
 /* The file system's calls (fs/). */
 #define FS_SYSCALLS(X)                                                           \

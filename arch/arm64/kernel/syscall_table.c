@@ -44,6 +44,7 @@ const struct syscall_entry arch_syscalls[] = {
 	SYS(66, writev),
 	SYS(67, pread64),
 	SYS(68, pwrite64),
+	SYS(71, sendfile),
 	SYS(72, pselect6),
 	SYS(73, ppoll),
 	SYS(78, readlinkat),

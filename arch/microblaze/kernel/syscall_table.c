@@ -264,6 +264,7 @@ const struct syscall_entry arch_syscalls[] = {
 	ADAPT(181, mb_pwrite64, "pwrite64"),
 	SYS(183, getcwd),
 	SYS(186, sigaltstack),
+	SYS(187, sendfile),
 	ADAPT(190, mb_fork, "vfork"),
 	ADAPT(191, sys_getrlimit, "ugetrlimit"),
 	ADAPT(192, mb_mmap2, "mmap2"),
@@ -293,6 +294,7 @@ const struct syscall_entry arch_syscalls[] = {
 	SYS(221, fcntl),		/* fcntl64 */
 	SYS(224, gettid),
 	SYS(238, tkill),
+	SYS(239, sendfile64),
 	SYS(252, exit_group),
 	SYS(258, set_tid_address),
 	SYS(265, clock_gettime),

@@ -1,0 +1,7 @@
+# maps.sh - what the dynamic loader leaves in a process's address space:
+# for each file mapping of busybox's awk reading its own /proc/self/maps,
+# the permissions, the file offset and the name (addresses, devices and
+# inodes differ between the kernels and are left out). The same files
+# mapped by the same ld.so must give the same lines on both kernels.
+awk '$6 ~ /^\// { print $2, $3, $6 }' /proc/self/maps
+echo "randomize_va_space: $(cat /proc/sys/kernel/randomize_va_space)"

@@ -26,6 +26,7 @@ dcache=${DEBIAN_ROOT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/teachos/debian-root}
 mkdir -p "$dcache/debs"
 dcache=$(cd "$dcache" && pwd)
 root="$dcache/root-$(IFS=-; echo "${pkgs[*]}")"
+[ ${#root} -lt 200 ] || root="$dcache/root-${pkgs[0]}-and-$((${#pkgs[@]} - 1))-more-$(echo "${pkgs[*]}" | md5sum | cut -c1-8)"
 
 say() { echo "fetch-debian-root: $*" >&2; }
 die() { echo "fetch-debian-root: error: $*" >&2; exit 1; }

@@ -305,8 +305,9 @@ static long place_image(struct mm *mm, struct elf_image *im, bool pie, bool rand
 
 /*
  * The brk of the new image, as Linux's ELF loader sets it: the end of the
- * program's image (an ET_DYN run on its own: ELF_ET_DYN_BASE, out of the
- * mmap area); with randomize_va_space 2 a page further and randomised
+ * program's image (an ET_DYN run on its own: ELF_ET_DYN_BASE rounded up to
+ * a page, out of the mmap area; Linux leaves it unaligned when it does not
+ * randomise); with randomize_va_space 2 a page further and randomised
  * within BRK_RND_RANGE (Linux's arch_randomize_brk).
  */
 static unsigned long initial_brk(const struct elf_image *prog, bool has_interp, bool randomize)
@@ -315,7 +316,7 @@ static unsigned long initial_brk(const struct elf_image *prog, bool has_interp, 
 	bool moved = false;
 
 	if (ehdr(prog)->e_type == ET_DYN && !has_interp) {
-		brk = ELF_ET_DYN_BASE;
+		brk = ALIGN_UP(ELF_ET_DYN_BASE, PAGE_SIZE);
 		moved = true;
 	}
 	if (randomize && sysctl_randomize_va_space > 1) {

@@ -37,7 +37,7 @@ ASFLAGS := $(ARCH_CFLAGS) $(INCLUDES) -D__ASSEMBLER__ -DEARLYCON=$(EARLYCON)
 SRCS := $(wildcard kernel/*.c) $(wildcard mm/*.c) $(wildcard fs/*.c) $(wildcard tests/kernel/*.c) $(ARCH_SRCS)
 OBJS := $(patsubst %,$(BUILD)/obj/%.o,$(SRCS))
 
-.PHONY: all kernel run check gdb gdb-cmd setup setup-gdb clean host-tests host-test-list host-dtbs boot-dtbs qemu-cmd print-arch
+.PHONY: all kernel run check check-debian stress-ng-both gdb gdb-cmd setup setup-gdb clean host-tests host-test-list host-dtbs boot-dtbs qemu-cmd print-arch
 all: kernel
 
 kernel: $(KERNEL_IMAGE) $(KERNEL_DTB)
@@ -156,6 +156,14 @@ boot-dtbs: $(BOOT_DTBS)
 # check: with the MicroBlaze debugger for tests/host/gdb_stub.sh (README.md, "Debugging").
 check: setup-gdb
 	@bash tools/check.sh
+
+# Debian's dynamically linked busybox on our kernel and on Linux 6.12, compared (tools/check-debian.sh).
+check-debian: setup
+	@bash tools/check-debian.sh
+
+# Debian's stress-ng memory stressors on both kernels, tabulated (tools/stress-ng-both.sh; not in check).
+stress-ng-both: setup
+	@bash tools/stress-ng-both.sh
 
 clean:
 	rm -rf build

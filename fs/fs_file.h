@@ -69,6 +69,8 @@ void fs_proc_exit(struct proc *p);
  * (kept with the inode, or NULL) and hdr the first min(size, hdr_size)
  * bytes of the file.
  */
+/* Read up to n bytes of ip's data at off into buf (kernel memory); the bytes read. */
+size_t fs_inode_read(struct inode *ip, void *buf, size_t n, u64 off);
 long fs_exec_open(const char *path, struct inode **ip, const char **name, void *hdr, size_t hdr_size, u64 *size);
 struct vma_file *fs_inode_vma_file(struct inode *ip);
 void fs_inode_put(struct inode *ip);

@@ -52,11 +52,21 @@ static bool inode_vma_cached(struct vma_file *vf, u64 pgoff)
 	return pagecache_page((struct inode *)vf, pgoff, false) != NULL;
 }
 
-/* What a mapping of a regular file uses (exec's segments today). */
+/* The device and inode number /proc/<pid>/maps shows for a mapping of the file. */
+static void inode_vma_ident(struct vma_file *vf, u32 *dev, u64 *ino)
+{
+	struct inode *ip = (struct inode *)vf;
+
+	*dev = ip->sb->dev;
+	*ino = ip->ino;
+}
+
+/* What a mapping of a regular file uses (exec's segments, mmap of a file). */
 static const struct vma_file_ops inode_vma_ops = {
 	.page = inode_vma_page,
 	.cached = inode_vma_cached,
 	.release = inode_release,
+	.ident = inode_vma_ident,
 };
 
 struct inode *inode_alloc(struct fs_sb *sb, u32 mode)

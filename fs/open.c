@@ -444,6 +444,13 @@ long fs_exec_open(const char *path, struct inode **out, const char **name, void 
 	return 0;
 }
 
+size_t fs_inode_read(struct inode *ip, void *buf, size_t n, u64 off)
+{
+	if (off >= ip->size)
+		return 0;
+	return file_read_data(ip, buf, MIN(n, ip->size - off), off);
+}
+
 struct vma_file *fs_inode_vma_file(struct inode *ip)
 {
 	return &ip->vf;

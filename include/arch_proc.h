@@ -46,7 +46,7 @@ void arch_regs_set_sp(struct pt_regs *regs, unsigned long sp);
  * with via_restart_syscall the number becomes restart_syscall's. */
 void arch_syscall_restart(struct pt_regs *regs, unsigned long arg0, bool via_restart_syscall);
 
-/* Add what every new image needs (e.g. the signal trampoline) to mm. */
+/* Add what every new image needs (e.g. the signal trampoline, at mm->mmap_base) to mm. */
 long arch_exec_setup(struct mm *mm);
 
 #endif

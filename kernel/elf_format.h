@@ -13,7 +13,9 @@
 #define ELFDATA2LSB	1
 #define ELFDATA2MSB	2
 #define ET_EXEC		2
+#define ET_DYN		3
 #define PT_LOAD		1
+#define PT_INTERP	3
 #define PT_PHDR		6
 #define PF_X		1
 #define PF_W		2
@@ -46,6 +48,7 @@ typedef struct {
 
 /* Auxiliary vector tags (Linux). */
 #define AT_NULL		0
+#define AT_IGNORE	1
 #define AT_PHDR		3
 #define AT_PHENT	4
 #define AT_PHNUM	5

@@ -4,6 +4,8 @@
 #ifndef EXEC_H
 #define EXEC_H
 
+#include "types.h"
+
 struct proc;
 
 /*
@@ -15,5 +17,8 @@ struct proc;
  * -E2BIG, -ELOOP).
  */
 long exec_into(struct proc *p, const char *path, char *const argv[], char *const envp[]);
+
+/* /proc/sys/kernel/randomize_va_space: 0, 1 or 2 (kernel/exec.c). */
+extern u64 sysctl_randomize_va_space;
 
 #endif

@@ -667,6 +667,7 @@ struct proc *proc_clone(unsigned long flags, unsigned long child_sp, unsigned lo
 	child->ngroups = parent->ngroups;
 	memcpy(child->groups, parent->groups, sizeof(child->groups[0]) * (size_t)parent->ngroups);
 	child->tagged_addr_ctrl = parent->tagged_addr_ctrl;
+	child->personality = parent->personality;
 	memcpy(child->cmdline, parent->cmdline, (size_t)parent->cmdline_len);
 	child->cmdline_len = parent->cmdline_len;
 	arch_fork_context(&child->ctx);

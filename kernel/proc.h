@@ -124,6 +124,7 @@ struct proc {
 	u64 start_ns;			/* ktime at fork */
 	char cmdline[CMDLINE_KEPT];	/* argv at exec, NUL-separated (/proc/<pid>/cmdline) */
 	int cmdline_len;
+	unsigned personality;		/* personality(2); kept by fork and exec (kernel/exec.c) */
 	int pdeath_signal;		/* prctl(PR_SET_PDEATHSIG): sent when the parent exits */
 	unsigned long tagged_addr_ctrl;	/* prctl(PR_SET_TAGGED_ADDR_CTRL), arm64 */
 	/* credentials: real, effective, saved ids (capable = euid 0, see cred.c) */

@@ -1,6 +1,6 @@
 /*
  * procfs.c - the /proc files, in Linux's formats: /proc/meminfo,
- * /proc/mounts, /proc/sys/vm/..., and per process /proc/<pid>/maps, smaps,
+ * /proc/mounts, /proc/sys/vm/..., /proc/sys/kernel/randomize_va_space, and per process /proc/<pid>/maps, smaps,
  * pagetables, mounts, stat, status, cmdline and comm (procfs_pid.c), and
  * /proc/stat, uptime, loadavg, cpuinfo (/proc/self is the caller's).
  *
@@ -22,6 +22,7 @@
 #include "thp.h"
 #include "ptdump.h"
 #include "procfs_pid.h"
+#include "exec.h"
 #include "printk.h"
 #include "kstring.h"
 #include "errno.h"
@@ -53,16 +54,22 @@ static void maps_line(struct procbuf *b, const struct mm *mm, const struct vma *
 {
 	const char *name = v->name;
 	size_t start = b->len;
+	u32 dev = 0;
+	u64 ino = v->name ? 1 : 0;
 
 	if (!name && (v->flags & VM_STACK))
 		name = "[stack]";
 	else if (!name && (v->flags & VM_HEAP))
 		name = "[heap]";
+	if (v->name && v->file && v->file->ops->ident)
+		v->file->ops->ident(v->file, &dev, &ino);
 	(void)mm;
-	pb_printf(b, "%08lx-%08lx %c%c%c%c %08llx 00:00 %lu ", v->start, v->end,
+	/* The device as Linux prints it: major and minor in hex, at least two digits each. */
+	pb_printf(b, "%08lx-%08lx %c%c%c%c %08llx %02x:%02x %llu ", v->start, v->end,
 		  (v->flags & VM_READ) ? 'r' : '-', (v->flags & VM_WRITE) ? 'w' : '-',
 		  (v->flags & VM_EXEC) ? 'x' : '-', (v->flags & VM_SHARED) ? 's' : 'p',
-		  (unsigned long long)(name && v->name ? v->offset : 0), name && v->name ? 1ul : 0ul);
+		  (unsigned long long)(name && v->name ? v->offset : 0), (unsigned)(dev >> 8) & 0xfff,
+		  (unsigned)((dev & 0xff) | ((dev >> 12) & 0xfff00)), (unsigned long long)ino);
 	if (name) {
 		while (b->len - start < 73)
 			pb_printf(b, " ");
@@ -175,7 +182,7 @@ long procfs_write_fail_alloc(struct file *f, const void *buf, size_t n, u64 *off
 }
 
 /*
- * The numeric /proc/sys/vm files (mm/commit.h): the value, the largest one
+ * The numeric /proc/sys files (mm/commit.h, and randomize_va_space of kernel/exec.c): the value, the largest one
  * a write may set (else EINVAL, as Linux's minmax handlers), and the one a
  * write sets to 0 (overcommit_ratio and overcommit_kbytes exclude each other).
  */
@@ -190,6 +197,7 @@ static const struct vm_sysctl vm_sysctls[] = {
 	{ &sysctl_overcommit_ratio, 0x7fffffff, &sysctl_overcommit_kbytes },
 	{ &sysctl_overcommit_kbytes, ~0ull, &sysctl_overcommit_ratio },
 	{ &sysctl_max_map_count, 0x7fffffff, NULL },
+	{ &sysctl_randomize_va_space, 0x7fffffff, NULL },	/* kernel/exec.c; Linux checks no range */
 };
 
 long procfs_write_vm_sysctl(struct file *f, const void *buf, size_t n, u64 *off)
@@ -340,6 +348,7 @@ static const struct procfs_entry procfs_entries[] = {
 	{ "sys/vm/overcommit_ratio", false, e_vm_sysctl, &vm_sysctls[1] },
 	{ "sys/vm/overcommit_kbytes", false, e_vm_sysctl, &vm_sysctls[2] },
 	{ "sys/vm/max_map_count", false, e_vm_sysctl, &vm_sysctls[3] },
+	{ "sys/kernel/randomize_va_space", false, e_vm_sysctl, &vm_sysctls[4] },
 	{ "maps", true, e_maps, NULL },
 	{ "smaps", true, e_smaps, NULL },
 	{ "pagetables", true, e_pagetables, NULL },

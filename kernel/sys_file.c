@@ -11,6 +11,7 @@
 #include "kstring.h"
 #include "printk.h"
 #include "fs_file.h"
+#include <asm/memlayout.h>
 
 #define IO_CHUNK	512
 
@@ -103,6 +104,94 @@ long sys_write(const unsigned long *a)
 	struct file *f = fd_get(a[0]);
 
 	return f ? write_user(f, a[1], a[2]) : -EBADF;
+}
+
+/* Linux's MAX_RW_COUNT: one call moves at most this much. */
+#define MAX_RW_COUNT	(0x7ffff000UL & ~(PAGE_SIZE - 1))
+
+/*
+ * sendfile(out_fd, in_fd, offset, count) with an offset of off_size bytes
+ * (long for sendfile, 8 for MicroBlaze's sendfile64): copy up to count
+ * bytes from in_fd to out_fd through a kernel buffer, from *offset
+ * (updated; in_fd's own position stays) when offset is not NULL, else from
+ * in_fd's position. As Linux: EBADF for a descriptor that is not open or
+ * a file of the file system not open for reading (in) or writing (out),
+ * EINVAL for an out_fd opened O_APPEND or a negative *offset, EFAULT for a
+ * bad offset pointer. Returns the bytes copied (a short count when a read
+ * or write stops early: what was moved counts, as for read and write).
+ */
+static long do_sendfile(const unsigned long *a, size_t off_size)
+{
+	struct file *out = fd_get(a[0]), *in = fd_get(a[1]);
+	unsigned long uoff = a[2];
+	size_t count = MIN((size_t)a[3], (size_t)MAX_RW_COUNT), done = 0;
+	char kbuf[IO_CHUNK];
+	s64 off = 0;
+	u64 pos;
+
+	if (!in || (in->inode && (in->flags & O_ACCMODE) == O_WRONLY))
+		return -EBADF;
+	if (!out || (out->inode && (out->flags & O_ACCMODE) == O_RDONLY))
+		return -EBADF;
+	if (out->inode && (out->flags & O_APPEND))
+		return -EINVAL;
+	if (uoff) {
+		if (off_size == 8) {
+			if (copy_from_user(&off, (const void *)uoff, 8))
+				return -EFAULT;
+		} else {
+			long o;
+
+			if (copy_from_user(&o, (const void *)uoff, sizeof(o)))
+				return -EFAULT;
+			off = o;
+		}
+		if (off < 0)
+			return -EINVAL;
+	}
+	pos = uoff ? (u64)off : in->off;
+	while (done < count) {
+		long got = in->ops->read(in, kbuf, MIN(count - done, sizeof(kbuf)), &pos), put = 0;
+
+		if (got <= 0) {
+			if (got < 0 && !done)
+				done = (size_t)got;
+			break;
+		}
+		while (put < got) {
+			long w = out->ops->write(out, kbuf + put, (size_t)(got - put), &out->off);
+
+			if (w <= 0) {
+				if (w < 0 && !done && !put)
+					return w;
+				break;
+			}
+			put += w;
+		}
+		done += (size_t)put;
+		if (put < got) {
+			pos -= (u64)(got - put);	/* the position moves back over what was not written */
+			break;
+		}
+	}
+	if ((long)done < 0)
+		return (long)done;
+	if (!uoff)
+		in->off = pos;
+	else if (off_size == 8 ? copy_to_user((void *)uoff, &pos, 8)
+			       : copy_to_user((void *)uoff, &(long){ (long)pos }, sizeof(long)))
+		return -EFAULT;
+	return (long)done;
+}
+
+long sys_sendfile(const unsigned long *a)
+{
+	return do_sendfile(a, sizeof(long));
+}
+
+long sys_sendfile64(const unsigned long *a)
+{
+	return do_sendfile(a, 8);
 }
 
 struct iovec_user {

@@ -60,9 +60,9 @@ long syscall_dispatch(unsigned long nr, const unsigned long *a);
 	X(getitimer) X(setitimer) X(alarm)                                           \
 	X(ppoll) X(ppoll_time64) X(pselect6) X(pselect6_time64)                      \
 	X(prctl) X(setuid) X(setgid) X(setreuid) X(setregid) X(setresuid) X(setresgid) \
-	X(getresuid) X(getresgid) X(getgroups) X(setgroups)                        \
+	X(getresuid) X(getresgid) X(getgroups) X(setgroups) X(personality)          \
 	X(clone3) X(futex) X(futex_time64) X(get_robust_list) X(sched_getaffinity)   \
-	X(sched_setaffinity)
+	X(sched_setaffinity) X(sendfile) X(sendfile64)
 
 /* The file system's calls (fs/). */
 #define FS_SYSCALLS(X)                                                           \

@@ -81,6 +81,9 @@ struct vma_file_ops {
 	long (*mmap_check)(struct vma_file *f, unsigned *vmflags);
 	/* The last reference is gone. */
 	void (*release)(struct vma_file *f);
+	/* Optional: the file's device (stat's st_dev encoding) and inode
+	 * number, which /proc/<pid>/maps shows. */
+	void (*ident)(struct vma_file *f, u32 *dev, u64 *ino);
 };
 
 struct vma_file {

@@ -5,7 +5,9 @@
 #     host checks (tests/host/*.sh; gdb_stub.sh attaches the debuggers to QEMU);
 #  2. every QEMU configuration in tests/qemu-configs, two at a time;
 #  3. the scripted console sessions (tests/sessions, tools/console-session.py);
-#  4. the user tests on Debian's Linux 6.12, and Linux's mm selftests on both.
+#  4. the user tests on Debian's Linux 6.12, Debian's dynamically linked
+#     busybox on both kernels (tools/check-debian.sh), and Linux's mm
+#     selftests on both.
 #
 # Every TAP point counts as one test, and every QEMU boot counts as one more
 # (its clean exit). A host test that exits non-zero without a failing TAP
@@ -186,6 +188,13 @@ while IFS= read -r line; do
 	count "$out/linux-$name.res" "$name"
 done < <(grep -a -E '^run: ' "$out/linux.out")
 grep -q -a -E '^run: ' "$out/linux.out" || { total_fail=$((total_fail + 1)); failed_names+=("check-linux"); }
+
+# --- Debian's own dynamically linked programs on both kernels, compared --------
+# (tools/check-debian.sh: libc6 and busybox from Debian's archive)
+echo "== Debian programs (ours vs Linux 6.12)"
+bash tools/check-debian.sh >"$out/debian.out" 2>&1
+grep -a -v -E '^ok ' "$out/debian.out"
+count "$out/debian.out" "debian-arm64"
 
 # --- Linux's own mm selftests on both kernels, compared case by case ------------
 # (tools/check-linux-selftests.sh)

@@ -11,35 +11,15 @@
 # through a symlink would fail with EACCES; hard links it reads today.
 # Switch the default to symlink once the file system follows them.
 #
-# The applet names come from the binary itself: busybox keeps them as one
-# sorted run of NUL-terminated strings starting "[", "[[" (its
-# applet_names table), so the list always matches the binary, which we
-# cannot run on the host.
+# The applet names come from the binary itself (tools/busybox-applets.py),
+# so the list always matches the binary, which we cannot run on the host.
 set -euo pipefail
 
 [ $# -ge 3 ] || { echo "usage: $0 OUT.cpio BUSYBOX INIT [symlink|hard]" >&2; exit 2; }
 out=$1 busybox=$2 init=$3 links=${4:-hard}
 here=$(dirname "$0")
 
-applets=$(python3 - "$busybox" <<'PY'
-import re, sys
-data = open(sys.argv[1], 'rb').read()
-start = data.find(b'[\0[[\0')
-if start < 0:
-    sys.exit('mkbusybox-initramfs: no applet table in ' + sys.argv[1])
-names, pos = [], start
-while True:
-    end = data.index(b'\0', pos)
-    name = data[pos:end]
-    if not re.fullmatch(rb'[a-z0-9_.\-\[\]]+', name):
-        break
-    names.append(name.decode())
-    pos = end + 1
-if len(names) < 20 or names != sorted(names):
-    sys.exit('mkbusybox-initramfs: the applet table of %s looks wrong (%d names)' % (sys.argv[1], len(names)))
-print('\n'.join(names))
-PY
-)
+applets=$(python3 "$here/busybox-applets.py" "$busybox")
 
 args=(/bin/busybox="$busybox" /init="$init" /tmp/ /etc/ /root/ /sys/)
 for a in $applets; do

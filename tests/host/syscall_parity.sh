@@ -50,6 +50,7 @@ declare -A EQUIV=(
 	[fstatfs]="fstatfs64"
 	[truncate]="truncate64 truncate"
 	[fchown]="fchown32 fchown"
+	[sendfile]="sendfile sendfile64"
 )
 
 # MicroBlaze-only calls: Linux's arm64 table has no such number.
@@ -60,6 +61,7 @@ declare -A MB_ONLY=(
 	[alarm]="arm64 has setitimer only"
 	[mmap2]="32-bit: the offset in pages"
 	[fstat64]="32-bit: struct stat64"
+	[sendfile64]="32-bit: the 64-bit offset (arm64: sendfile)"
 	[fstatat64]="32-bit: struct stat64"
 	[fcntl64]="32-bit: 64-bit locks"
 	[ftruncate64]="32-bit: the length in a register pair"

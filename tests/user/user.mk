@@ -7,7 +7,8 @@
 #                 (tests/lib) for ARCH/BOARD, and USER_INITRAMFS holding them
 #   user-all      `user` for arm64, microblaze/ml605 and microblaze/s3adsp1800
 #   user-linux    the same programs built against glibc (aarch64-linux-gnu-gcc
-#                 -static, Debian's libc6-dev-arm64-cross) and their initramfs
+#                 -static, Debian's libc6-dev-arm64-cross; dynexec dynamically
+#                 linked, with ld.so and libc.so.6 in the image) and their initramfs
 #                 USER_LINUX_INITRAMFS, for Debian's Linux kernel
 #   check-linux   boot Debian's arm64 Linux 6.12 with USER_LINUX_INITRAMFS
 #                 (tools/check-linux.sh); every test must pass
@@ -35,7 +36,7 @@ ARCH ?= arm64
 USER_TESTS := hello proc exec abi wideargs signal segv unaligned fpu efault procfs mm sched forkbomb misc jit hugetlb thp \
 	mm_mmap mm_munmap mm_mremap mm_mprotect mm_madvise mm_brk mm_mseal mm_fork mm_maps mm_quarantine mm_edges \
 	mm_failinj mm_limits fs mm_mlock mm_mincore mm_bti mm_pagemap mm_memfd pgrp sigrestart tty itimer poll cred procpid \
-	procdir fsmap textshare shm futex pthread mmstress
+	procdir fsmap textshare shm futex pthread mmstress dynexec sendfile
 
 ifeq ($(ARCH),arm64)
 USER_TARGET := arm64
@@ -167,7 +168,11 @@ $(USER_BUILD)/exec-noscript $(USER_LINUX_BUILD)/exec-noscript: tests/user/user.m
 # In the initramfs: those two, and /bin/exec-link, a hard link to /bin/exec.
 USER_EXEC_EXTRAS = /bin/exec-script=$(1)/exec-script /bin/exec-noscript=$(1)/exec-noscript /bin/exec-link=\>/bin/exec
 
-# The initramfs holds copies without debug information.
+# The initramfs holds copies without debug information, and an empty /tmp
+# for the tests' own tmpfs mounts: a test that had to create it would leave
+# a directory behind, which the leak check counts when its inode or name
+# needs a new slab page (how full the slabs are depends on how many files
+# the initramfs holds).
 $(USER_BUILD)/stripped/%: $(USER_BIN)/%
 	@mkdir -p $(dir $@)
 	@$(USER_STRIP) -o $@ $<
@@ -175,7 +180,7 @@ $(USER_BUILD)/stripped/%: $(USER_BIN)/%
 $(USER_INITRAMFS): $(addprefix $(USER_BUILD)/stripped/,init $(USER_TESTS)) $(USER_BUILD)/bad-elf \
 		$(USER_BUILD)/exec-script $(USER_BUILD)/exec-noscript tools/mkinitramfs.sh
 	@echo "  CPIO [$(USER_TARGET)] $@"
-	@bash tools/mkinitramfs.sh $@ /init=$(USER_BUILD)/stripped/init \
+	@bash tools/mkinitramfs.sh $@ /init=$(USER_BUILD)/stripped/init /tmp/ \
 		$(foreach t,$(USER_TESTS),/bin/$(t)=$(USER_BUILD)/stripped/$(t)) /bin/bad-elf=$(USER_BUILD)/bad-elf \
 		$(call USER_EXEC_EXTRAS,$(USER_BUILD))
 
@@ -195,6 +200,17 @@ $(USER_LINUX_BIN)/%: tests/user/%.c $(wildcard tests/user/*.h) $(USER_LIB)/tap/t
 	@echo "  CC [glibc] $@"
 	@$(USER_LINUX_CC) $(USER_LINUX_CFLAGS) -o $@ $< $(USER_LIB)/tap/tap.c
 
+# dynexec is the one glibc program linked dynamically (a PIE, full RELRO):
+# the initramfs carries the cross toolchain's ld.so and libc.so.6 (Debian's
+# libc6 for arm64) where Debian puts them, with Debian's /lib link.
+USER_LINUX_DYNAMIC := dynexec
+USER_LINUX_SYSROOT := /usr/aarch64-linux-gnu/lib
+$(addprefix $(USER_LINUX_BIN)/,$(USER_LINUX_DYNAMIC)): USER_LINUX_CFLAGS := $(filter-out -static,$(USER_LINUX_CFLAGS)) \
+	-fPIE -pie -Wl,-z,relro,-z,now
+USER_LINUX_DYN_EXTRAS := /lib/aarch64-linux-gnu/ld-linux-aarch64.so.1=$(USER_LINUX_SYSROOT)/ld-linux-aarch64.so.1 \
+	/lib/aarch64-linux-gnu/libc.so.6=$(USER_LINUX_SYSROOT)/libc.so.6 \
+	'/lib/ld-linux-aarch64.so.1->aarch64-linux-gnu/ld-linux-aarch64.so.1'
+
 $(USER_LINUX_BUILD)/stripped/%: $(USER_LINUX_BIN)/%
 	@mkdir -p $(dir $@)
 	@aarch64-linux-gnu-strip -o $@ $<
@@ -202,9 +218,9 @@ $(USER_LINUX_BUILD)/stripped/%: $(USER_LINUX_BIN)/%
 $(USER_LINUX_INITRAMFS): $(addprefix $(USER_LINUX_BUILD)/stripped/,init $(USER_TESTS)) $(USER_LINUX_BUILD)/bad-elf \
 		$(USER_LINUX_BUILD)/exec-script $(USER_LINUX_BUILD)/exec-noscript tools/mkinitramfs.sh
 	@echo "  CPIO [glibc] $@"
-	@bash tools/mkinitramfs.sh $@ /init=$(USER_LINUX_BUILD)/stripped/init \
+	@bash tools/mkinitramfs.sh $@ /init=$(USER_LINUX_BUILD)/stripped/init /tmp/ \
 		$(foreach t,$(USER_TESTS),/bin/$(t)=$(USER_LINUX_BUILD)/stripped/$(t)) /bin/bad-elf=$(USER_LINUX_BUILD)/bad-elf \
-		$(call USER_EXEC_EXTRAS,$(USER_LINUX_BUILD))
+		$(call USER_EXEC_EXTRAS,$(USER_LINUX_BUILD)) $(USER_LINUX_DYN_EXTRAS)
 
 include tests/fuzz/fuzz.mk
 

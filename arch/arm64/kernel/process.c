@@ -141,7 +141,7 @@ static const u32 sigtramp_code[] = {
 
 long arch_exec_setup(struct mm *mm)
 {
-	unsigned long va = USER_MMAP_BASE;
+	unsigned long va = mm->mmap_base;
 
 	if (!vma_insert(mm, va, va + PAGE_SIZE, VM_READ | VM_EXEC | VM_MAYREAD | VM_MAYEXEC,
 			"[sigpage]", 0))

@@ -239,6 +239,7 @@ const struct syscall_entry arch_syscalls[] = {
 	SYS(122, uname),
 	SYS(125, mprotect),
 	SYS(133, fchdir),
+	SYS(136, personality),
 	SYS(132, getpgid),
 	ADAPT(140, sys_llseek, "_llseek"),
 	SYS(144, msync),
@@ -263,6 +264,7 @@ const struct syscall_entry arch_syscalls[] = {
 	ADAPT(181, mb_pwrite64, "pwrite64"),
 	SYS(183, getcwd),
 	SYS(186, sigaltstack),
+	SYS(187, sendfile),
 	ADAPT(190, mb_fork, "vfork"),
 	ADAPT(191, sys_getrlimit, "ugetrlimit"),
 	ADAPT(192, mb_mmap2, "mmap2"),
@@ -292,6 +294,7 @@ const struct syscall_entry arch_syscalls[] = {
 	SYS(221, fcntl),		/* fcntl64 */
 	SYS(224, gettid),
 	SYS(238, tkill),
+	SYS(239, sendfile64),
 	SYS(240, futex),
 	SYS(241, sched_setaffinity),
 	SYS(242, sched_getaffinity),

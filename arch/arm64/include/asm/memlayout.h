@@ -34,6 +34,8 @@
  * User layout: the stack ends at USER_STACK_TOP and may use USER_STACK_SIZE
  * below it; mmap() places mappings top-down from USER_MMAP_BASE, leaving a
  * gap under the stack as Linux does; programs are linked low (0x400000).
+ * exec (kernel/exec.c) moves the stack top and the mmap base of each new
+ * image down by random amounts (randomize_va_space) and sets mm->mmap_base.
  */
 #define USER_STACK_TOP   USER_VA_END
 #define USER_STACK_SIZE  (8UL << 20)

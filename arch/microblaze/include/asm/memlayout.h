@@ -37,9 +37,12 @@
 /*
  * User layout: the stack ends at USER_STACK_TOP and may use USER_STACK_SIZE
  * below it; mmap() places mappings top-down from USER_MMAP_BASE (the
- * "[sigpage]" sits at USER_MMAP_BASE itself), leaving a gap below the
+ * "[sigpage]" sits at the mmap base itself), leaving a gap below the
  * stack; nothing is mapped below USER_MMAP_MIN. Programs are linked at
- * 0x10000000 (tests/lib/arch/microblaze/user.ld).
+ * 0x10000000 (tests/lib/arch/microblaze/user.ld). exec (kernel/exec.c)
+ * moves the stack top down by up to 8 MiB (randomize_va_space) and puts
+ * the mmap base (mm->mmap_base) 128 MiB below USER_STACK_TOP, as Linux's
+ * mmap_base() does.
  */
 #define USER_STACK_TOP   USER_VA_END
 #define USER_STACK_SIZE  (_UL(8) << 20)

@@ -301,25 +301,12 @@ static long futex_wake_op(unsigned long uaddr, unsigned long uaddr2, bool shared
 /* A timeout argument as a ktime deadline: relative (WAIT) or absolute. */
 static long futex_deadline(unsigned long uts, bool t64, bool relative, u64 *deadline)
 {
-	s64 sec, nsec;
+	s64 sec;
+	long nsec;
+	long rc = get_user_timespec((const void *)uts, t64, &sec, &nsec);
 
-	if (t64 || sizeof(long) == 8) {
-		s64 ts[2];
-
-		if (copy_from_user(ts, (const void *)uts, sizeof(ts)))
-			return -EFAULT;
-		sec = ts[0];
-		nsec = sizeof(long) == 8 ? ts[1] : (s64)(s32)ts[1];	/* a 32-bit kernel reads the low half */
-	} else {
-		long ts[2];
-
-		if (copy_from_user(ts, (const void *)uts, sizeof(ts)))
-			return -EFAULT;
-		sec = ts[0];
-		nsec = ts[1];
-	}
-	if (sec < 0 || nsec < 0 || nsec >= 1000000000)
-		return -EINVAL;
+	if (rc)
+		return rc;
 	*deadline = (u64)sec * 1000000000 + (u64)nsec;
 	if (relative)
 		*deadline += ktime_ns();

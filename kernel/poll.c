@@ -27,46 +27,19 @@ unsigned file_poll(struct file *f)
 /* A timeout of either width: -1 for none (NULL), else ns; -EINVAL/-EFAULT. */
 static long get_timeout(unsigned long uts, bool t64, s64 *ns)
 {
-	s64 sec, nsec;
+	s64 sec;
+	long nsec, rc;
 
 	if (!uts) {
 		*ns = -1;
 		return 0;
 	}
-	if (t64) {
-		s64 ts[2];
-
-		if (copy_from_user(ts, (const void *)uts, sizeof(ts)))
-			return -EFAULT;
-		sec = ts[0];
-		nsec = (s64)(long)ts[1];	/* a 32-bit kernel reads the low half */
-	} else {
-		long ts[2];
-
-		if (copy_from_user(ts, (const void *)uts, sizeof(ts)))
-			return -EFAULT;
-		sec = ts[0];
-		nsec = ts[1];
-	}
-	if (sec < 0 || nsec < 0 || nsec >= 1000000000)
-		return -EINVAL;
+	rc = get_user_timespec((const void *)uts, t64, &sec, &nsec);
+	if (rc)
+		return rc;
 	/* Beyond 30 years is forever here (no write-back of the time left). */
 	*ns = sec > 1000000000ll ? -1 : sec * 1000000000 + nsec;
 	return 0;
-}
-
-/* Write the time left back, as Linux's ppoll and pselect6 do. */
-static long put_timeout(unsigned long uts, bool t64, u64 left)
-{
-	if (t64) {
-		s64 ts[2] = { (s64)(left / 1000000000), (s64)(left % 1000000000) };
-
-		return copy_to_user((void *)uts, ts, sizeof(ts)) ? -EFAULT : 0;
-	} else {
-		long ts[2] = { (long)(left / 1000000000), (long)(left % 1000000000) };
-
-		return copy_to_user((void *)uts, ts, sizeof(ts)) ? -EFAULT : 0;
-	}
 }
 
 /* The temporary mask of ppoll/pselect6 (0 or -errno); the old one is
@@ -104,7 +77,7 @@ static long poll_end(long ret, unsigned long uts, bool t64, u64 deadline)
 	if (uts && deadline && (ret >= 0 || ret == -ERESTARTNOHAND)) {
 		u64 now = ktime_ns();
 
-		if (put_timeout(uts, t64, deadline > now ? deadline - now : 0))
+		if (put_user_timespec_ns((void *)uts, t64, deadline > now ? deadline - now : 0))
 			return ret == -ERESTARTNOHAND ? ret : -EFAULT;
 	}
 	return ret;

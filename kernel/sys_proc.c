@@ -644,8 +644,7 @@ struct timespec64_user {
 	s64 sec, nsec;
 };
 
-/* A timespec of either width, read from or written to user memory. */
-static long get_timespec(const void *uts, bool t64, s64 *sec, long *nsec)
+long get_user_timespec(const void *uts, bool t64, s64 *sec, long *nsec)
 {
 	if (t64) {
 		struct timespec64_user ts;
@@ -662,10 +661,12 @@ static long get_timespec(const void *uts, bool t64, s64 *sec, long *nsec)
 		*sec = ts.sec;
 		*nsec = ts.nsec;
 	}
+	if (*sec < 0 || *nsec < 0 || *nsec >= 1000000000)
+		return -EINVAL;
 	return 0;
 }
 
-static long put_timespec_ns(void *uts, bool t64, u64 ns)
+long put_user_timespec_ns(void *uts, bool t64, u64 ns)
 {
 	if (t64) {
 		struct timespec64_user ts = { (s64)(ns / 1000000000), (s64)(ns % 1000000000) };
@@ -682,7 +683,7 @@ static long do_clock_gettime(const unsigned long *a, bool t64)
 {
 	if (arg_uint(a[0]) > 11)
 		return -EINVAL;
-	return put_timespec_ns((void *)a[1], t64, ktime_ns());
+	return put_user_timespec_ns((void *)a[1], t64, ktime_ns());
 }
 
 long sys_clock_gettime(const unsigned long *a) { return do_clock_gettime(a, false); }
@@ -716,7 +717,7 @@ static long sleep_until(u64 until, unsigned long urem, bool t64, bool abs)
 
 			if (abs)
 				return -ERESTARTNOHAND;
-			if (urem && put_timespec_ns((void *)urem, t64, left))
+			if (urem && put_user_timespec_ns((void *)urem, t64, left))
 				return -EFAULT;
 			p->restart_deadline = until;
 			p->restart_urem = urem;
@@ -746,12 +747,10 @@ static long sleep_request(const void *uts, bool t64, u64 *ns)
 {
 	s64 sec;
 	long nsec;
-	long rc = get_timespec(uts, t64, &sec, &nsec);
+	long rc = get_user_timespec(uts, t64, &sec, &nsec);
 
 	if (rc)
 		return rc;
-	if (sec < 0 || nsec < 0 || nsec >= 1000000000)
-		return -EINVAL;
 	*ns = (u64)sec * 1000000000 + (u64)nsec;
 	return 0;
 }

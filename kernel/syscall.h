@@ -37,6 +37,17 @@ static inline unsigned arg_uint(unsigned long v)
 	return (u32)v;
 }
 
+/*
+ * A user timespec of either width (t64: struct __kernel_timespec, the
+ * 64-bit time of the *_time64 calls; else the arch's struct timespec),
+ * checked as Linux's timespec64_valid: 0, -EFAULT, or -EINVAL for a
+ * negative second or a nanosecond outside [0, 10^9). A 32-bit kernel reads
+ * only the low half of a 64-bit tv_nsec, as Linux does.
+ */
+long get_user_timespec(const void *uts, bool t64, s64 *sec, long *nsec);
+/* Write ns as a user timespec of either width: 0 or -EFAULT. */
+long put_user_timespec_ns(void *uts, bool t64, u64 ns);
+
 /* Run syscall nr with args a[0..5]; unknown numbers give -ENOSYS (logged once). */
 long syscall_dispatch(unsigned long nr, const unsigned long *a);
 

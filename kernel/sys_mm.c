@@ -54,6 +54,8 @@ static long file_mapping(unsigned long ufd, unsigned long len, unsigned long pro
 	if ((flags & MAP_TYPE) != MAP_SHARED && (flags & MAP_TYPE) != MAP_SHARED_VALIDATE &&
 	    (flags & MAP_TYPE) != MAP_PRIVATE)
 		return -EINVAL;	/* MM-11: a file has these three types only (before its own checks) */
+	if ((flags & MAP_TYPE) == MAP_SHARED_VALIDATE && (flags & ~(unsigned long)LEGACY_MAP_MASK))
+		return -EOPNOTSUPP;	/* MV-1: also before the file's own checks (EACCES, ENODEV) */
 	if (!*file && f->inode) {	/* a file of the file system (fs/) */
 		if ((flags & MAP_TYPE) != MAP_PRIVATE && (f->flags & O_ACCMODE) == O_RDONLY)
 			*may_not = VM_MAYWRITE;

@@ -160,11 +160,6 @@ long mm_munmap(struct mm *mm, unsigned long start, unsigned long len)
 
 /* ---- mmap ---- */
 
-/* The flags Linux accepted before MAP_SHARED_VALIDATE (and the huge-page size field). */
-#define LEGACY_MAP_MASK (MAP_SHARED | MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS | MAP_DENYWRITE | \
-			 MAP_EXECUTABLE | MAP_UNINITIALIZED | MAP_GROWSDOWN | MAP_LOCKED | MAP_NORESERVE | \
-			 MAP_POPULATE | MAP_NONBLOCK | MAP_STACK | MAP_HUGETLB | (0x3fUL << 26))
-
 /*
  * MM-11: the VMA flags the mapping type and its companions ask for, in
  * *vmflags; 0 or -EINVAL / -EOPNOTSUPP. is_file: a file mapping, which on

@@ -255,8 +255,22 @@ static void test_widths(void)
 
 static void test_shared_validate(void)
 {
-	int fd = (int)syscall(SYS_memfd_create, "mv", 0);
+	int fd = (int)syscall(SYS_memfd_create, "mv", 0), p[2];
 	char *r;
+
+	if (pipe(p) == 0) {	/* a file that cannot be mapped */
+		errno = 0;
+		r = mmap(NULL, PAGE, PROT_READ, MAP_SHARED_VALIDATE | MAP_FIXED_NOREPLACE, p[0], 0);
+		tap_ok(r == MAP_FAILED && errno == EOPNOTSUPP,
+		       "MV-1: on a pipe, the unknown flag's EOPNOTSUPP comes before the file's ENODEV (errno %d)", errno);
+		errno = 0;
+		r = mmap(NULL, PAGE, PROT_READ, MAP_SHARED_VALIDATE, p[0], 0);
+		tap_ok(r == MAP_FAILED && errno == ENODEV, "MV-1: ... which known flags get (errno %d)", errno);
+		close(p[0]);
+		close(p[1]);
+	} else {
+		skip(2, "no pipe");
+	}
 
 	if (fd < 0 || syscall(SYS_ftruncate, fd, 2 * PAGE) != 0) {
 		skip(5, "no memfd");

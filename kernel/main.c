@@ -13,6 +13,7 @@
 #include "fdt.h"
 #include "driver.h"
 #include "params.h"
+#include "exec.h"
 #include "ktest.h"
 #include "fs_file.h"
 #include "memblock.h"
@@ -180,6 +181,8 @@ void kernel_main(const void *dtb, u32 dtb_max_size, phys_addr_t dtb_pa)
 	irq_init(&boot_fdt);	/* interrupts stay masked at the CPU until someone enables them */
 	time_init(&boot_fdt);
 	arch_smp_boot();	/* the other CPUs, if any: idle, answering IPIs */
+	if (opt_norandmaps)
+		sysctl_randomize_va_space = 0;
 	if (opt_help)
 		bootargs_print_help(kernel_params, kernel_nparams);
 	if (opt_ptdump)

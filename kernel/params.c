@@ -16,6 +16,7 @@ const char *opt_ktest;
 const char *opt_expect;
 const char *opt_init = "/init";
 bool opt_strace;
+bool opt_norandmaps;
 int opt_rodata = RODATA_FULL;
 int opt_linear_map = LINEAR_MAP_BLOCK;
 int opt_bbml2;	/* arm64's BBML2_AUTO, _ALL, _NONE, _SECONDARY_LACKS (arch/arm64/include/bbml2.h) */
@@ -56,6 +57,8 @@ const struct bootarg kernel_params[] = {
 	{ "init_on_free", BA_BOOL, &init_on_free, NULL, "zero pages when freed (default 0)" },
 	{ "mm_check", BA_BOOL, &opt_mm_check, NULL,
 	  "check every user address space after each mm system call, fault, fork and exit; panic on a violation (default 0)" },
+	{ "norandmaps", BA_FLAG, &opt_norandmaps, NULL,
+	  "no address-space randomisation: /proc/sys/kernel/randomize_va_space starts at 0 (as Linux's norandmaps)" },
 	{ "fail_alloc", BA_UINT, &fail_alloc_countdown, NULL,
 	  "for tests: fail the Nth page or slab allocation (once; 0: off); /proc/sys/vm/fail_alloc arms it at run time" },
 };

@@ -11,6 +11,7 @@ extern bool opt_ptdump;		/* ptdump: print the kernel page tables at boot */
 extern bool opt_help;		/* help: print this table at boot */
 extern const char *opt_ktest;
 extern const char *opt_init;
+extern bool opt_norandmaps;	/* norandmaps: randomize_va_space starts at 0 */
 extern bool opt_strace;		/* strace: log every system call */	/* init=/path: the first user program */
 extern const char *opt_expect;	/* expect=key:value,...: the QEMU configuration, for ktests */	/* ktest=all|name,...: in-kernel tests to run */
 

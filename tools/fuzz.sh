@@ -71,7 +71,7 @@ boot_ours() {	# boot_ours SEED
 	local cmd
 	# shellcheck disable=SC2086
 	cmd=$(make --no-print-directory -s qemu-cmd $kvars INITRD=$image \
-		BOOTARGS="leakcheck=1 $pool $(fargs "$1")")
+		BOOTARGS="leakcheck=1 norandmaps $pool $(fargs "$1")")
 	eval "bash tools/run-qemu.sh --name ours-$1 --arch $arch --timeout $timeout --log $out/$1.ours.log -- $cmd" \
 		>"$out/$1.ours.out" 2>&1
 }

@@ -37,9 +37,6 @@ _Static_assert((VM_HUGE_LEVEL(3) & (VM_HUGE_RESV | VM_BTI | VM_LOCKED_MASK)) == 
 	       "VM_HUGE_LEVEL's two bits overlap another VM flag");
 /* VM_LOCKED, VM_LOCKONFAULT (vma.h)	0x10000000u, 0x20000000u */
 
-/* Linux's stack_guard_gap: kept free below a VM_GROWSDOWN VMA (MM-15). */
-#define MM_STACK_GUARD_GAP (256 * PAGE_SIZE)
-
 /* Kinds of access, for mm_fault(). */
 enum fault_access { FAULT_READ, FAULT_WRITE, FAULT_EXEC };
 

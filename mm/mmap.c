@@ -78,11 +78,7 @@ long mm_hugetlb_cut_check(struct mm *mm, unsigned long start, unsigned long end)
  */
 static bool hint_free(const struct vma *next, unsigned long addr, unsigned long len)
 {
-	if (!next)
-		return true;
-	if (next->start < addr + len)
-		return false;
-	return !(next->flags & VM_GROWSDOWN) || next->start - addr >= len + MM_STACK_GUARD_GAP;
+	return !next || addr + len <= vma_start_gap(next);
 }
 
 unsigned long mm_choose_address(struct mm *mm, unsigned long hint, unsigned long len, struct vma **next)
@@ -399,8 +395,8 @@ unsigned long mm_brk(struct mm *mm, unsigned long want, u64 data_limit)
 		return want;
 	}
 	next = vma_find_from(mm, old_end);
-	if (new_end < old_end || new_end > TASK_SIZE || (next && next->start < new_end + PAGE_SIZE))
-		return mm->brk;	/* BR-5; EW-7: new_end < old_end when the rounding wrapped */
+	if (new_end < old_end || new_end > TASK_SIZE || (next && vma_start_gap(next) < new_end + PAGE_SIZE))
+		return mm->brk;	/* BR-5, MM-15; EW-7: new_end < old_end when the rounding wrapped */
 	if (!mm_may_expand(mm, HEAP_FLAGS, (new_end - old_end) >> PAGE_SHIFT) ||
 	    (u64)mm->nvmas > sysctl_max_map_count || vm_enough_memory(mm, (new_end - old_end) >> PAGE_SHIFT))
 		return mm->brk;	/* OC-2, OC-20, OC-21 */

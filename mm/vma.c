@@ -12,7 +12,9 @@
  * verify directly.
  *
  * The augmentation. gap_before(v) is the free space just below v:
- * [prev->end, v->start), or [0, v->start) for the lowest VMA. Every node
+ * [prev->end, vma_start_gap(v)), or [0, vma_start_gap(v)) for the lowest VMA, where
+ * vma_start_gap(v) is v->start less the stack guard gap below a VM_GROWSDOWN VMA
+ * (MM-15: no search places a mapping there, as on Linux). Every node
  * stores max_gap, the largest gap_before() in its subtree. A gap search
  * skips every subtree whose max_gap is too small, and only the (at most two)
  * gaps cut by the search bounds can make a subtree look promising while
@@ -87,7 +89,9 @@ static unsigned long prev_end(const struct vma *v)
 
 static unsigned long gap_before(const struct vma *v)
 {
-	return v->start - prev_end(v);
+	unsigned long top = vma_start_gap(v), pe = prev_end(v);
+
+	return top > pe ? top - pe : 0;
 }
 
 static unsigned long subtree_gap(const struct vma *n)
@@ -609,7 +613,7 @@ static const struct vma *gap_down(const struct vma *n, unsigned long len, unsign
 				return found;
 		}
 		pe = prev_end(n);
-		if (gap_fits(pe, n->start, lo, hi, len, r))
+		if (gap_fits(pe, vma_start_gap(n), lo, hi, len, r))
 			return n;
 		if (!may_fit(n->left, len) || pe <= lo || pe - lo < len)
 			return NULL;
@@ -631,7 +635,7 @@ static const struct vma *gap_up(const struct vma *n, unsigned long len, unsigned
 			if (found)
 				return found;
 		}
-		if (gap_fits(pe, n->start, lo, hi, len, r))
+		if (gap_fits(pe, vma_start_gap(n), lo, hi, len, r))
 			return n;
 		if (!may_fit(n->right, len) || n->end >= hi || hi - n->end < len)
 			return NULL;
@@ -658,7 +662,7 @@ unsigned long vma_find_gap_down(const struct mm *mm, unsigned long len, unsigned
 		return r[1] - len;
 	}
 	n = may_fit(mm->vma_root, len) ? gap_down(mm->vma_root, len, floor, below) : NULL;
-	if (n && gap_fits(prev_end(n), n->start, floor, below, len, r)) {
+	if (n && gap_fits(prev_end(n), vma_start_gap(n), floor, below, len, r)) {
 		if (next)
 			*next = (struct vma *)n;
 		return r[1] - len;
@@ -675,7 +679,7 @@ unsigned long vma_find_gap_up(const struct mm *mm, unsigned long len, unsigned l
 	if (!len)
 		return 0;
 	n = may_fit(mm->vma_root, len) ? gap_up(mm->vma_root, len, from, ceiling) : NULL;
-	if (n && gap_fits(prev_end(n), n->start, from, ceiling, len, r)) {
+	if (n && gap_fits(prev_end(n), vma_start_gap(n), from, ceiling, len, r)) {
 		if (next)
 			*next = (struct vma *)n;
 		return r[0];
@@ -761,7 +765,7 @@ static int check_subtree(struct check_state *st, const struct vma *n, const stru
 	      (const void *)n, n->start, n->end, n->height, 1 + MAX(hl, hr));
 	CHECK(st, hl - hr <= 1 && hr - hl <= 1, "%p [%lx, %lx): unbalanced, left %d right %d",
 	      (const void *)n, n->start, n->end, hl, hr);
-	want = MAX(n->start - prev_end(n), MAX(gl, gr));
+	want = MAX(gap_before(n), MAX(gl, gr));
 	CHECK(st, n->max_gap == want, "%p [%lx, %lx): max_gap %lx, actual %lx", (const void *)n,
 	      n->start, n->end, n->max_gap, want);
 	*gap = want;

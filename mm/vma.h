@@ -41,6 +41,8 @@
 #define VM_MAYWRITE	0x0020u
 #define VM_MAYEXEC	0x0040u
 #define VM_GROWSDOWN	0x0100u
+/* Linux's stack_guard_gap: kept free below a VM_GROWSDOWN VMA (MM-15). */
+#define MM_STACK_GUARD_GAP (256 * PAGE_SIZE)
 #define VM_STACK	0x0200u	/* the main stack ("[stack]") */
 #define VM_HEAP		0x0400u	/* the brk area ("[heap]") */
 #define VM_ACCOUNT	0x0800u	/* its pages are charged to the commit count (mm/commit.h) */
@@ -126,6 +128,17 @@ struct vma {
 	int height;			/* of this subtree; a leaf is 1 */
 	unsigned long max_gap;		/* largest gap before any VMA of this subtree */
 };
+
+/*
+ * The lowest address a new mapping below v may reach: v->start, less
+ * MM_STACK_GUARD_GAP below a VM_GROWSDOWN VMA (MM-15; Linux's vm_start_gap()).
+ */
+static inline unsigned long vma_start_gap(const struct vma *v)
+{
+	if (!(v->flags & VM_GROWSDOWN))
+		return v->start;
+	return v->start > MM_STACK_GUARD_GAP ? v->start - MM_STACK_GUARD_GAP : 0;
+}
 
 struct mm {
 	struct pt_space pt;		/* the page tables, with this mm's ASID */

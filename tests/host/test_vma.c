@@ -164,6 +164,30 @@ static void test_find(void)
 	remove_all(&mm);
 }
 
+/*
+ * MM-15: a gap search never places a mapping in the stack guard gap below a
+ * VM_GROWSDOWN VMA (G = MM_STACK_GUARD_GAP), and max_gap counts the gap so.
+ */
+static void test_guard_gap(void)
+{
+	struct mm mm = { 0 };
+	unsigned long g = MM_STACK_GUARD_GAP / P;
+	struct vma *next = NULL;
+
+	ins(&mm, 10, 20, VM_READ, NULL, 0);
+	ins(&mm, 1000, 1010, VM_READ | VM_GROWSDOWN, NULL, 0);
+	tap_ok(vma_find_gap_down(&mm, 10 * P, 1000 * P, P, &next) == (1000 - g - 10) * P &&
+	       next && next->start == 1000 * P && vma_check(&mm),
+	       "MM-15: gap down stops the guard gap below a VM_GROWSDOWN VMA");
+	tap_ok(vma_find_gap_up(&mm, 10 * P, (1000 - g - 5) * P, 1000 * P, NULL) == 0 &&
+	       vma_find_gap_up(&mm, 10 * P, (1000 - g - 10) * P, 1000 * P, NULL) == (1000 - g - 10) * P,
+	       "MM-15: gap up finds nothing that would reach into the guard gap");
+	tap_ok(vma_find_gap_down(&mm, (1000 - g - 20) * P, 1000 * P, 0, NULL) == 20 * P &&
+	       vma_find_gap_down(&mm, (1000 - g - 19) * P, 1000 * P, 0, NULL) == 0,
+	       "MM-15: max_gap counts the gap less the guard (exact fit, none one page larger)");
+	remove_all(&mm);
+}
+
 static void test_gaps(void)
 {
 	struct mm mm = { 0 };
@@ -196,6 +220,7 @@ static void test_gaps(void)
 	       vma_find_gap_down(&mm, 9 * P, 20 * P, 0, NULL) == P,
 	       "gap below the first VMA starts at 0 (and 0 reads as 'none')");
 	remove_all(&mm);
+	test_guard_gap();
 }
 
 static void test_merge(void)
@@ -480,11 +505,17 @@ static int model_from(unsigned long addr)
 	return lo;
 }
 
-/* Free range below model VMA i (i == nmodel: above the last), unbounded. */
-static void model_gap(int i, unsigned long *lo, unsigned long *hi)
+/*
+ * Free range below model VMA i (i == nmodel: above the last), unbounded.
+ * With search set, the range a gap search may use: it stops the stack
+ * guard gap short of a VM_GROWSDOWN VMA (MM-15), so it may be empty.
+ */
+static void model_gap(int i, unsigned long *lo, unsigned long *hi, bool search)
 {
 	*lo = i ? model[i - 1].end : 0;
 	*hi = i < nmodel ? model[i].start : ~0UL;
+	if (search && i < nmodel && (model[i].flags & VM_GROWSDOWN))
+		*hi = *hi > MM_STACK_GUARD_GAP ? *hi - MM_STACK_GUARD_GAP : 0;
 }
 
 /* [glo, ghi) cut to [lo, hi): true if it holds len bytes. */
@@ -503,7 +534,7 @@ static unsigned long model_gap_down(unsigned long len, unsigned long below, unsi
 	if (!len)
 		return 0;
 	for (int i = nmodel; i >= 0; i--) {
-		model_gap(i, &lo, &hi);
+		model_gap(i, &lo, &hi, true);
 		if (cut_fits(&lo, &hi, floor, below, len))
 			return hi - len;
 	}
@@ -517,7 +548,7 @@ static unsigned long model_gap_up(unsigned long len, unsigned long from, unsigne
 	if (!len)
 		return 0;
 	for (int i = 0; i <= nmodel; i++) {
-		model_gap(i, &lo, &hi);
+		model_gap(i, &lo, &hi, true);
 		if (cut_fits(&lo, &hi, from, ceiling, len))
 			return lo;
 	}
@@ -600,7 +631,7 @@ static bool step_insert(struct mm *mm, long step)
 	struct vma *v;
 
 	(void)step;
-	model_gap(i, &lo, &hi);
+	model_gap(i, &lo, &hi, false);
 	lo = MAX(lo, uni_lo);
 	hi = MIN(hi, uni_hi);
 	if (hi <= lo)
@@ -619,6 +650,8 @@ static bool step_insert(struct mm *mm, long step)
 	e = s + pages * P;
 	r = (struct mref){ s, e, rnd_below(4) ? VM_READ : VM_READ | VM_WRITE, NULL,
 			   rnd_below(2) * P, NULL };
+	if (!rnd_below(8))
+		r.flags |= VM_GROWSDOWN;	/* its gap is cut by the guard gap */
 	if (rnd_below(5) >= 3)
 		r.name = rnd_below(2) ? name_a : name_b;
 	if (r.name)

@@ -5,8 +5,8 @@
  *
  * Rows not tested here:
  *   BR-4   a sealed heap: in mm_mseal.c (MS-33).
- *   BR-5   address-space and mlock limits, the stack guard gap: not
- *          reachable in a small test / no mlock.
+ *   BR-5   address-space and mlock limits: not reachable in a small
+ *          test / no mlock.
  *   BR-6   mlockall(MCL_FUTURE): no mlock.
  */
 #include "mm_util.h"
@@ -79,6 +79,22 @@ int main(void)
 			       "BR-5: leaving one free page below it works");
 			sys_brk(base);
 			munmap(blk, PAGE);
+		}
+	}
+
+	/* BR-5, MM-15: the stack guard gap below a MAP_GROWSDOWN mapping above the heap */
+	{
+		char *gd = anon((void *)(base + 300 * PAGE), PAGE, PROT_READ, MAP_FIXED_NOREPLACE | MAP_GROWSDOWN);
+
+		if (gd != (char *)(base + 300 * PAGE)) {
+			tap_skip("BR-5, MM-15: the space above the heap is not free here");
+		} else {	/* the gap is 256 pages: [base + 44 pages, base + 300 pages) */
+			tap_ok(sys_brk(base + 50 * PAGE) == base && sys_brk(base + 43 * PAGE + 1) == base,
+			       "BR-5, MM-15: growing into the guard gap below a MAP_GROWSDOWN mapping is refused");
+			tap_ok(sys_brk(base + 43 * PAGE) == base + 43 * PAGE,
+			       "BR-5, MM-15: stopping a page short of the guard gap works");
+			sys_brk(base);
+			munmap(gd, PAGE);
 		}
 	}
 

@@ -12,7 +12,6 @@
  *   MM-7   execute-only pkeys: no pkeys.
  *   MM-10  MAP_LOCKED limits: no mlock.
  *   MM-12  vm.overcommit_memory=2: no overcommit accounting.
- *   MM-15  the stack_guard_gap rule below a growing VMA: only growth itself.
  */
 #include "mm_util.h"
 
@@ -276,6 +275,26 @@ static void test_growsdown(void)
 		       want);
 		if (q != MAP_FAILED && (q < h || q >= h + 1024 * PAGE))
 			munmap(q, 4 * PAGE);
+	}
+	{	/* nor for one the kernel places: fill the holes above until one lands in h */
+		static char *got[512];
+		char *start = p - 2 * PAGE, *bad = NULL;	/* the VMA's start after the growth above */
+		int n = 0;
+
+		while (n < 512 && (got[n] = anon(NULL, 4 * PAGE, PROT_READ, 0)) != MAP_FAILED) {
+			char *q = got[n++];
+
+			if (q + 4 * PAGE > start - 256 * PAGE && q < start)
+				bad = q;
+			if (q >= h && q < h + 1024 * PAGE)
+				break;
+		}
+		tap_ok(!bad && n > 0 && n < 512 && got[n - 1] >= h,
+		       "MM-15: no mapping placed by the kernel reaches the guard gap below a MAP_GROWSDOWN mapping at %p "
+		       "(%d placed, offender %p)", start, n, bad);
+		while (n > 0)
+			if (got[--n] < h || got[n] >= h + 1024 * PAGE)
+				munmap(got[n], 4 * PAGE);
 	}
 	munmap(h, 1024 * PAGE);
 }

@@ -255,6 +255,11 @@ long proc_wait(int pid, int *status_out, int options, struct proc_usage *usage);
 void proc_get_usage(const struct proc *p, bool children, struct proc_usage *u);
 
 /* Resident set of mm in KiB (the pages present in its VMAs). */
+/*
+ * p's mm with p's resource limits copied in (RLIMIT_AS, RLIMIT_DATA,
+ * RLIMIT_STACK: struct mm), for an mm operation or a fault on p's behalf.
+ */
+struct mm *proc_mm_limits(struct proc *p);
 u64 mm_resident_kb(struct mm *mm);
 
 /* The process with this pid, or NULL. */

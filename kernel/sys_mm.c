@@ -18,15 +18,19 @@
 
 #define PAGE_ALIGN_UL(x) (((x) + PAGE_SIZE - 1) & ~(unsigned long)(PAGE_SIZE - 1))
 
-/* The caller's mm, with its RLIMIT_AS and RLIMIT_DATA copied in for the limit checks (struct mm). */
-static struct mm *cur_mm(void)
+struct mm *proc_mm_limits(struct proc *p)
 {
-	struct proc *p = current_proc();
-
 	p->mm->rlim_as = p->rlim[RLIMIT_AS].cur;
 	p->mm->rlim_data = p->rlim[RLIMIT_DATA].cur;
 	p->mm->rlim_data_max = p->rlim[RLIMIT_DATA].max;
+	p->mm->rlim_stack = p->rlim[RLIMIT_STACK].cur;
 	return p->mm;
+}
+
+/* The caller's mm, with its limits copied in (proc_mm_limits()). */
+static struct mm *cur_mm(void)
+{
+	return proc_mm_limits(current_proc());
 }
 
 /*

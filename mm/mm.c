@@ -10,6 +10,7 @@
 #include "mm.h"
 #include "hugetlb.h"
 #include "thp.h"
+#include "commit.h"
 #include "page_alloc.h"
 #include "printk.h"
 #include "errno.h"
@@ -235,7 +236,7 @@ struct mm *mm_create(void)
 		return NULL;
 	}
 	mm->mmap_base = USER_MMAP_BASE;
-	mm->rlim_as = mm->rlim_data = mm->rlim_data_max = ~0ull;	/* none until sys_mm.c sets them */
+	mm->rlim_as = mm->rlim_data = mm->rlim_data_max = mm->rlim_stack = ~0ull;	/* none until sys_mm.c sets them */
 	mm->users = 1;
 	mm->all_next = mm_list;
 	if (mm_list)
@@ -310,14 +311,17 @@ static int file_fault(struct mm *mm, struct vma *v, struct pt_cursor *c, enum fa
 /*
  * MM-15: a fault just below a VM_GROWSDOWN VMA (MAP_GROWSDOWN) extends it
  * down to the faulting page, as Linux's expand_downwards() does: not below
- * mmap_min_addr, and never to within stack_guard_gap (256 pages) of an
- * accessible VMA below that does not grow down itself. The main stack
- * (VM_STACK) is mapped at its full RLIMIT_STACK size and never grows.
- * Returns the grown VMA, or NULL.
+ * mmap_min_addr, never to within stack_guard_gap (256 pages) of an
+ * accessible VMA below that does not grow down itself, and only within the
+ * limits of Linux's acct_stack_growth(): the grown VMA no larger than
+ * RLIMIT_STACK, the new pages within RLIMIT_AS/RLIMIT_DATA and, for a
+ * charged VMA, the commit limit. The main stack (VM_STACK) is mapped at its
+ * full RLIMIT_STACK size and never grows. Returns the grown VMA, or NULL.
  */
 static struct vma *grow_down(struct mm *mm, unsigned long addr)
 {
 	struct vma *up = vma_find_from(mm, addr), *prev;
+	unsigned long grow;
 
 	addr = ALIGN_DOWN(addr, PAGE_SIZE);
 	if (!up || !(up->flags & VM_GROWSDOWN) || (up->flags & VM_STACK) || addr < USER_MMAP_MIN)
@@ -325,6 +329,10 @@ static struct vma *grow_down(struct mm *mm, unsigned long addr)
 	prev = up->prev;
 	if (prev && !(prev->flags & VM_GROWSDOWN) && (prev->flags & VM_ACCESS) &&
 	    addr - prev->end < MM_STACK_GUARD_GAP)
+		return NULL;
+	grow = (up->start - addr) >> PAGE_SHIFT;
+	if ((u64)(up->end - addr) > mm->rlim_stack || !mm_may_expand(mm, up->flags, grow) ||
+	    ((up->flags & VM_ACCOUNT) && vm_enough_memory(mm, grow)))
 		return NULL;
 	vma_adjust(mm, up, addr, up->end);
 	return up;

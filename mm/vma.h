@@ -156,9 +156,11 @@ struct mm {
 	 * every mapping made from now on (mmap, brk). Not kept by fork. */
 	unsigned def_flags;
 	/* The calling process's RLIMIT_AS and RLIMIT_DATA (soft, and DATA's
-	 * hard) in bytes, ~0 for none: kernel/sys_mm.c copies them in before
-	 * each operation; mm_create() sets none. */
+	 * hard) in bytes, ~0 for none: kernel/sys_mm.c's proc_mm_limits()
+	 * copies them in before each operation and each user fault;
+	 * mm_create() sets none. */
 	u64 rlim_as, rlim_data, rlim_data_max;
+	u64 rlim_stack;			/* RLIMIT_STACK (soft): how far a VM_GROWSDOWN VMA may grow (MM-15) */
 	unsigned long brk_start, brk;	/* heap: [brk_start, brk) */
 	unsigned long mmap_base;	/* top-down mmap placement starts below this */
 	unsigned long stack_top;

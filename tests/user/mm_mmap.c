@@ -267,6 +267,28 @@ static void test_growsdown(void)
 	tap_ok(p == top && vm_flag(p, "gd") == 1, "MM-15: MAP_GROWSDOWN: \"gd\" in VmFlags");
 	tap_ok(can_write(p - 1) && can_write(p - 2 * PAGE) && strcmp(shape(p - 4 * PAGE, p + 2 * PAGE), "hole:2 rw-p:4") == 0,
 	       "MM-15: a touch below it grows the VMA down (%s)", shape(p - 4 * PAGE, p + 2 * PAGE));
+	{	/* a growth that would make the VMA larger than RLIMIT_STACK is refused (in a child) */
+		pid_t pid = fork();
+
+		if (pid == 0) {	/* 1 MiB: more than this small program's own stack needs */
+			struct rlimit rl = { 256 * PAGE, RLIM_INFINITY };
+			char *end = p + 2 * PAGE;	/* the VMA is [p - 2 pages, end) */
+
+			if (setrlimit(RLIMIT_STACK, &rl) != 0)
+				_exit(10);
+			if (can_write(end - 300 * PAGE))
+				_exit(11);	/* 300 pages > 256: must fault */
+			if (!can_write(end - 256 * PAGE))
+				_exit(12);	/* exactly the limit: grows */
+			if (can_write(end - 257 * PAGE))
+				_exit(13);
+			_exit(0);
+		}
+		int st = child_status(pid);
+
+		tap_ok(st == 0, "MM-15: growth down stops at RLIMIT_STACK (256 pages: 300 and 257 fault, 256 grows; "
+		       "child status %d)", st);
+	}
 	{	/* its stack guard gap is no place for a new mapping, even as a hint */
 		char *want = p - 10 * PAGE, *q = anon(want, 4 * PAGE, PROT_READ, 0);
 

@@ -131,7 +131,7 @@ static bool kernel_user_fault(struct pt_regs *regs)
 		return false;
 	if (!p || !p->mm || regs->far >= USER_VA_END || !is_mm_fault(regs->esr))
 		return false;
-	int rc = mm_fault(p->mm, regs->far, abort_access(regs->esr));
+	int rc = mm_fault(proc_mm_limits(p), regs->far, abort_access(regs->esr));
 
 	mm_check_after("fault", regs->far);
 	if (rc != 0)
@@ -155,7 +155,7 @@ static void el0_sync(struct pt_regs *regs)
 	case 0x20:	/* instruction abort */
 	case 0x24:	/* data abort */
 		rc = regs->far < USER_VA_END && is_mm_fault(regs->esr) ?
-			mm_fault(p->mm, regs->far, abort_access(regs->esr)) : -SEGV_MAPERR;
+			mm_fault(proc_mm_limits(p), regs->far, abort_access(regs->esr)) : -SEGV_MAPERR;
 		mm_check_after("fault", regs->far);
 		if (rc == 0) {
 			p->minflt++;

@@ -144,7 +144,7 @@ static bool kernel_user_fault(struct pt_regs *regs)
 	if (!p || !p->mm || regs->ear >= USER_VA_END ||
 	    (ec != EC_DATA_TLB_MISS && ec != EC_DATA_STORAGE))
 		return false;
-	int rc = mm_fault(p->mm, regs->ear, mmu_access(regs->esr));
+	int rc = mm_fault(proc_mm_limits(p), regs->ear, mmu_access(regs->esr));
 
 	mm_check_after("fault", regs->ear);
 	if (rc != 0)
@@ -185,7 +185,7 @@ static int emulate_unaligned(struct proc *p, struct pt_regs *regs)
 		long rc = store ? copy_to_user((void *)at, &k[i], 1) : copy_from_user(&k[i], (const void *)at, 1);
 
 		if (rc) {
-			rc = at < USER_VA_END ? mm_fault(p->mm, at, store ? FAULT_WRITE : FAULT_READ) :
+			rc = at < USER_VA_END ? mm_fault(proc_mm_limits(p), at, store ? FAULT_WRITE : FAULT_READ) :
 						-SEGV_MAPERR;
 			return rc == -SEGV_ACCERR ? -SEGV_ACCERR : -SEGV_MAPERR;
 		}
@@ -229,7 +229,7 @@ static void user_hw_exception(struct pt_regs *regs)
 	int rc;
 
 	if (is_mm_fault(ec)) {
-		rc = regs->ear < USER_VA_END ? mm_fault(p->mm, regs->ear, mmu_access(regs->esr)) :
+		rc = regs->ear < USER_VA_END ? mm_fault(proc_mm_limits(p), regs->ear, mmu_access(regs->esr)) :
 					       -SEGV_MAPERR;
 		mm_check_after("fault", regs->ear);
 		if (rc == 0) {

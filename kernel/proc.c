@@ -810,6 +810,18 @@ static void group_end(struct proc *leader)
 	wakeup(init_proc);
 }
 
+/* Add thread t's own times and faults to u. */
+static void add_thread_usage(const struct proc *t, struct proc_usage *u)
+{
+	u64 ut, st;
+
+	proc_cpu_times(t, &ut, &st);
+	u->utime_ns += ut;
+	u->stime_ns += st;
+	u->minflt += t->minflt;
+	u->majflt += t->majflt;
+}
+
 void proc_exit(int wait_status)
 {
 	struct proc *p = current_proc(), *leader = p->group_leader;
@@ -828,10 +840,13 @@ void proc_exit(int wait_status)
 	mm_check_after("exit", (unsigned long)p->pid);
 	if (p != leader) {
 		/* the process's usage counts its dead threads (getrusage, wait4) */
-		leader->utime_ns += p->utime_ns;
-		leader->run_ns += p->run_ns;
-		leader->minflt += p->minflt;
-		leader->majflt += p->majflt;
+		struct proc_usage own = { 0 };
+
+		add_thread_usage(p, &own);
+		leader->dead.utime_ns += own.utime_ns;
+		leader->dead.stime_ns += own.stime_ns;
+		leader->dead.minflt += own.minflt;
+		leader->dead.majflt += own.majflt;
 		leader->maxrss_kb = MAX(leader->maxrss_kb, p->maxrss_kb);
 		p->autoreap = true;	/* no one waits for a thread: the scheduler frees it */
 	} else {
@@ -864,10 +879,16 @@ static void exec_take_leader(struct proc *p, struct proc *leader)
 	memcpy(p->itimer, leader->itimer, sizeof(p->itimer));
 	p->shared_pending = leader->shared_pending;
 	memcpy(p->shared_info, leader->shared_info, sizeof(p->shared_info));
-	p->utime_ns += leader->utime_ns;
-	p->run_ns += leader->run_ns;
-	p->minflt += leader->minflt;
-	p->majflt += leader->majflt;
+	{	/* the old leader's thread is one of the process's dead threads now */
+		struct proc_usage old = { 0 };
+
+		add_thread_usage(leader, &old);
+		p->dead = leader->dead;
+		p->dead.utime_ns += old.utime_ns;
+		p->dead.stime_ns += old.stime_ns;
+		p->dead.minflt += old.minflt;
+		p->dead.majflt += old.majflt;
+	}
 	p->maxrss_kb = MAX(p->maxrss_kb, leader->maxrss_kb);
 	p->cutime_ns = leader->cutime_ns;
 	p->cstime_ns = leader->cstime_ns;
@@ -958,16 +979,27 @@ void proc_cpu_times(const struct proc *p, u64 *ut, u64 *st)
 	*st = total - *ut;
 }
 
-void proc_get_usage(const struct proc *p, bool children, struct proc_usage *u)
+void proc_get_usage(const struct proc *p, enum usage_who who, struct proc_usage *u)
 {
-	if (children) {
-		*u = (struct proc_usage){ p->cutime_ns, p->cstime_ns, p->cminflt, p->cmajflt, p->cmaxrss_kb };
+	const struct proc *leader = p->group_leader;
+
+	if (who == USAGE_CHILDREN) {
+		*u = (struct proc_usage){ leader->cutime_ns, leader->cstime_ns, leader->cminflt, leader->cmajflt,
+					  leader->cmaxrss_kb };
 		return;
 	}
-	proc_cpu_times(p, &u->utime_ns, &u->stime_ns);
-	u->minflt = p->minflt;
-	u->majflt = p->majflt;
-	u->maxrss_kb = MAX(p->maxrss_kb, p->state == P_ZOMBIE ? 0 : mm_resident_kb(p->mm));
+	*u = (struct proc_usage){ 0 };
+	add_thread_usage(who == USAGE_THREAD ? p : leader, u);
+	if (who == USAGE_PROCESS) {	/* the leader (even exited), the dead threads, the live others */
+		u->utime_ns += leader->dead.utime_ns;
+		u->stime_ns += leader->dead.stime_ns;
+		u->minflt += leader->dead.minflt;
+		u->majflt += leader->dead.majflt;
+		for (const struct proc *t = proc_next_thread(leader, NULL); t; t = proc_next_thread(leader, t))
+			if (t != leader)
+				add_thread_usage(t, u);
+	}
+	u->maxrss_kb = MAX(leader->maxrss_kb, p->state == P_ZOMBIE || !p->mm ? 0 : mm_resident_kb(p->mm));
 }
 
 /* Reaping child: its usage (and its children's) becomes ours as a parent. */
@@ -975,8 +1007,8 @@ static void collect_usage(struct proc *me, const struct proc *child, struct proc
 {
 	struct proc_usage own, kids;
 
-	proc_get_usage(child, false, &own);
-	proc_get_usage(child, true, &kids);
+	proc_get_usage(child, USAGE_PROCESS, &own);
+	proc_get_usage(child, USAGE_CHILDREN, &kids);
 	me->cutime_ns += own.utime_ns + kids.utime_ns;
 	me->cstime_ns += own.stime_ns + kids.stime_ns;
 	me->cminflt += own.minflt + kids.minflt;
@@ -1022,7 +1054,7 @@ long proc_wait(int pid, int *status_out, int options, struct proc_usage *usage)
 				if (status_out)
 					*status_out = p->stop_report;
 				if (usage)
-					proc_get_usage(p, false, usage);
+					proc_get_usage(p, USAGE_PROCESS, usage);
 				p->stop_report = 0;
 				return p->pid;
 			}

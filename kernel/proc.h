@@ -112,8 +112,9 @@ struct proc {
 	u64 minflt, majflt;		/* page faults (getrusage) */
 	u64 utime_ns, stime_ns;		/* user time (ticks that found it in user mode), the rest */
 	u64 run_ns, run_start_ns;	/* time on the CPU, and when it last got it */
-	u64 cutime_ns, cstime_ns;	/* reaped children's (and their children's) */
-	u64 cminflt, cmajflt, maxrss_kb, cmaxrss_kb;
+	u64 cutime_ns, cstime_ns;	/* group: reaped children's (and their children's) */
+	u64 cminflt, cmajflt, maxrss_kb, cmaxrss_kb;	/* group but minflt's pair: maxrss_kb of the process */
+	struct { u64 utime_ns, stime_ns, minflt, majflt; } dead;	/* group: its exited threads' */
 	/* interval timers, Linux's ITIMER_REAL (a ktime deadline), _VIRTUAL and
 	 * _PROF (time left): 0 = disarmed; reload with interval */
 	struct { u64 value, interval; } itimer[3];	/* group */
@@ -251,8 +252,13 @@ struct proc_usage {
  * its own reaped descendants included. */
 long proc_wait(int pid, int *status_out, int options, struct proc_usage *usage);
 
-/* getrusage: p's own usage (children false) or its reaped children's. */
-void proc_get_usage(const struct proc *p, bool children, struct proc_usage *u);
+/* Whose usage proc_get_usage() reports: getrusage's RUSAGE_THREAD,
+ * RUSAGE_SELF (every thread of the process, the exited ones included) and
+ * RUSAGE_CHILDREN (the process's reaped children). */
+enum usage_who { USAGE_THREAD, USAGE_PROCESS, USAGE_CHILDREN };
+
+/* The usage of p's thread, of its process, or of its reaped children. */
+void proc_get_usage(const struct proc *p, enum usage_who who, struct proc_usage *u);
 
 /* Resident set of mm in KiB (the pages present in its VMAs). */
 /*

@@ -76,18 +76,21 @@ static u64 vsize_bytes(const struct proc *p)
 /* /proc/<pid>/stat: the 52 fields of Linux's do_task_stat, in its order. */
 static void gen_stat(struct out *o, const struct proc *p)
 {
+	struct proc_usage u;
 	u64 ut, st, ign, cgt, rss = p->state == P_ZOMBIE ? 0 : mm_resident_kb(p->mm) / (PAGE_SIZE / 1024);
 	int tpgid = -1, tty_nr = 0;
 	const struct mm *mm = p->mm;
 
 	tty_of(p, &tty_nr, &tpgid);
-	proc_cpu_times(p, &ut, &st);
+	proc_get_usage(p, USAGE_PROCESS, &u);	/* the whole process, as Linux's /proc/<pid>/stat */
+	ut = u.utime_ns;
+	st = u.stime_ns;
 	sig_sets(p, &ign, &cgt);
 	out(o, "%d (%s) %c %d %d %d %d %d %u ", p->pid, p->name, state_char(p),
 	    p->parent ? p->parent->pid : 0, p->pgid, p->sid, tty_nr, tpgid,
 	    p->did_exec ? 0x400000u : 0x400040u /* PF_RANDOMIZE, PF_FORKNOEXEC */);
-	out(o, "%llu %llu %llu %llu %llu %llu %llu %llu ", (unsigned long long)p->minflt,
-	    (unsigned long long)p->cminflt, (unsigned long long)p->majflt, (unsigned long long)p->cmajflt,
+	out(o, "%llu %llu %llu %llu %llu %llu %llu %llu ", (unsigned long long)u.minflt,
+	    (unsigned long long)p->cminflt, (unsigned long long)u.majflt, (unsigned long long)p->cmajflt,
 	    ticks(ut), ticks(st), ticks(p->cutime_ns), ticks(p->cstime_ns));
 	out(o, "20 0 1 0 %llu %llu %llu %lu ", ticks(p->start_ns), (unsigned long long)vsize_bytes(p),
 	    (unsigned long long)rss, ~0ul /* rsslim: RLIM_INFINITY */);

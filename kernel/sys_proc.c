@@ -374,8 +374,8 @@ long sys_setrlimit(const unsigned long *a)
 	return do_prlimit(0, arg_uint(a[0]), lim, NULL);
 }
 
-/* getrusage(who, ru): RUSAGE_SELF (0), RUSAGE_CHILDREN (-1, the reaped
- * ones), RUSAGE_THREAD (1, the same as SELF: one thread per process). */
+/* getrusage(who, ru): RUSAGE_SELF (0: every thread of the process),
+ * RUSAGE_CHILDREN (-1, the reaped ones), RUSAGE_THREAD (1: the caller). */
 long sys_getrusage(const unsigned long *a)
 {
 	struct rusage_user ru;
@@ -384,7 +384,7 @@ long sys_getrusage(const unsigned long *a)
 
 	if (who != 0 && who != -1 && who != 1)
 		return -EINVAL;
-	proc_get_usage(current_proc(), who == -1, &u);
+	proc_get_usage(current_proc(), who == -1 ? USAGE_CHILDREN : who == 1 ? USAGE_THREAD : USAGE_PROCESS, &u);
 	usage_to_user(&ru, &u);
 	return copy_to_user((void *)a[1], &ru, sizeof(ru)) ? -EFAULT : 0;
 }
@@ -679,15 +679,77 @@ long put_user_timespec_ns(void *uts, bool t64, u64 ns)
 	}
 }
 
+/*
+ * Read clock id into *ns, as Linux's clock_gettime: the wall and monotonic
+ * clocks (REALTIME, MONOTONIC, MONOTONIC_RAW, the COARSE ones, BOOTTIME,
+ * the ALARM ones, TAI) all read ktime, the time since boot, as this kernel
+ * has no real-time clock source; CLOCK_PROCESS_CPUTIME_ID (2) and
+ * CLOCK_THREAD_CPUTIME_ID (3) the caller's process's or thread's CPU time;
+ * a negative id is a CPU clock of another thread or process
+ * (clock_getcpuclockid: pid ~id >> 3, 0 for the caller; bit 2 per thread;
+ * the low two bits PROF, VIRT or SCHED). *coarse says the clock counts in
+ * ticks (clock_getres). -EINVAL for an id Linux does not have.
+ */
+static long clock_read(int id, u64 *ns, bool *coarse)
+{
+	struct proc *p = current_proc();
+	struct proc_usage u;
+	int which = 2;	/* CPUCLOCK_SCHED: user + system */
+	bool thread;
+
+	*coarse = id == 5 || id == 6;
+	if (id >= 0) {
+		if (id == 10 || id > 11)
+			return -EINVAL;
+		if (id != 2 && id != 3) {
+			*ns = ktime_ns();
+			return 0;
+		}
+		thread = id == 3;
+	} else {
+		int pid = ~id >> 3;
+
+		which = id & 3;
+		thread = id & 4;
+		if (which == 3 || (id & 7) == 7)
+			return -EINVAL;	/* no such CPU clock; dynamic (fd) clocks are not supported */
+		if (pid) {
+			p = proc_find(pid);
+			if (!p || (!thread && p->group_leader != p))
+				return -EINVAL;
+		}
+	}
+	proc_get_usage(p, thread ? USAGE_THREAD : USAGE_PROCESS, &u);
+	*ns = which == 1 ? u.utime_ns : u.utime_ns + u.stime_ns;	/* VIRT: user time only */
+	return 0;
+}
+
 static long do_clock_gettime(const unsigned long *a, bool t64)
 {
-	if (arg_uint(a[0]) > 11)
-		return -EINVAL;
-	return put_user_timespec_ns((void *)a[1], t64, ktime_ns());
+	bool coarse;
+	u64 ns;
+	long rc = clock_read(arg_int(a[0]), &ns, &coarse);
+
+	return rc ? rc : put_user_timespec_ns((void *)a[1], t64, ns);
 }
 
 long sys_clock_gettime(const unsigned long *a) { return do_clock_gettime(a, false); }
 long sys_clock_gettime64(const unsigned long *a) { return do_clock_gettime(a, true); }
+
+/* clock_getres(id, res): 1 ns, as Linux's high-resolution clocks report, or a tick for the COARSE ones. */
+static long do_clock_getres(const unsigned long *a, bool t64)
+{
+	bool coarse;
+	u64 ns;
+	long rc = clock_read(arg_int(a[0]), &ns, &coarse);
+
+	if (rc || !a[1])
+		return rc;
+	return put_user_timespec_ns((void *)a[1], t64, coarse ? 1000000000ull / HZ : 1);
+}
+
+long sys_clock_getres(const unsigned long *a) { return do_clock_getres(a, false); }
+long sys_clock_getres_time64(const unsigned long *a) { return do_clock_getres(a, true); }
 
 long sys_gettimeofday(const unsigned long *a)
 {

@@ -58,7 +58,7 @@ long syscall_dispatch(unsigned long nr, const unsigned long *a);
 	X(getpid) X(getppid) X(gettid) X(clone) X(execve) X(wait4) X(exit)             \
 	X(exit_group) X(set_tid_address) X(set_robust_list) X(rseq) X(prlimit64)      \
 	X(getrusage) X(uname) X(sched_yield) X(nanosleep) X(clock_nanosleep)          \
-	X(clock_gettime) X(gettimeofday) X(getrandom) X(getuid) X(geteuid) X(getgid)  \
+	X(clock_gettime) X(clock_getres) X(clock_getres_time64) X(gettimeofday) X(getrandom) X(getuid) X(geteuid) X(getgid)  \
 	X(getegid) X(kill) X(tgkill) X(tkill) X(rt_sigaction) X(rt_sigprocmask)       \
 	X(rt_sigreturn) X(rt_sigpending) X(rt_sigsuspend) X(sigaltstack) X(brk) X(mmap) X(munmap) X(mprotect)           \
 	X(madvise) X(mremap) X(mseal) X(mlock) X(mlock2) X(munlock) X(mlockall)    \

@@ -71,6 +71,7 @@ declare -A MB_ONLY=(
 	[geteuid32]="32-bit uid_t calls"
 	[getegid32]="32-bit uid_t calls"
 	[clock_gettime64]="32-bit: the 64-bit time_t calls"
+	[clock_getres_time64]="32-bit: the 64-bit time_t calls"
 	[clock_nanosleep_time64]="32-bit: the 64-bit time_t calls"
 	[ppoll_time64]="32-bit: the 64-bit time_t calls"
 	[pselect6_time64]="32-bit: the 64-bit time_t calls"

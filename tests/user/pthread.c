@@ -24,7 +24,9 @@
 #include <unistd.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <sys/wait.h>
 #include "tap.h"
 
@@ -620,6 +622,67 @@ static int exec_child(const char *want_pid)
 	return 0;
 }
 
+static long thread_own_minflt;
+static uint64_t thread_cpu_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	return clock_gettime(id, &ts) == 0 ? (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec : 0;
+}
+
+/* Touch 64 new pages and spin 100 ms of CPU time; report the thread's own faults. */
+static void *usage_thread(void *arg)
+{
+	char *mem = arg;
+	struct rusage ru;
+	long before;
+	uint64_t t0 = thread_cpu_ns(CLOCK_THREAD_CPUTIME_ID);
+
+	getrusage(RUSAGE_THREAD, &ru);
+	before = ru.ru_minflt;
+	for (int i = 0; i < 64; i++)
+		mem[i * getpagesize()] = 1;
+	while (thread_cpu_ns(CLOCK_THREAD_CPUTIME_ID) - t0 < 100000000u)
+		;
+	getrusage(RUSAGE_THREAD, &ru);
+	thread_own_minflt = ru.ru_minflt - before;
+	return NULL;
+}
+
+/* RUSAGE_SELF and CLOCK_PROCESS_CPUTIME_ID count every thread, the exited
+ * ones too; RUSAGE_THREAD and CLOCK_THREAD_CPUTIME_ID only the caller. */
+static void usage(void)
+{
+	size_t len = 64 * (size_t)getpagesize();
+	char *mem = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct rusage self0, self1, me0, me1;
+	uint64_t p0 = thread_cpu_ns(CLOCK_PROCESS_CPUTIME_ID), t0 = thread_cpu_ns(CLOCK_THREAD_CPUTIME_ID);
+	uint64_t p1, t1;
+	struct timespec res = { 0, 0 };
+	pthread_t t;
+
+	getrusage(RUSAGE_SELF, &self0);
+	getrusage(RUSAGE_THREAD, &me0);
+	pthread_create(&t, NULL, usage_thread, mem);
+	pthread_join(t, NULL);
+	getrusage(RUSAGE_SELF, &self1);
+	getrusage(RUSAGE_THREAD, &me1);
+	p1 = thread_cpu_ns(CLOCK_PROCESS_CPUTIME_ID);
+	t1 = thread_cpu_ns(CLOCK_THREAD_CPUTIME_ID);
+	tap_ok(thread_own_minflt >= 64, "RUSAGE_THREAD in a thread counts its own faults (%ld for 64 pages)",
+	       thread_own_minflt);
+	tap_ok(self1.ru_minflt - self0.ru_minflt >= 64 && me1.ru_minflt - me0.ru_minflt < 32,
+	       "after the join, RUSAGE_SELF keeps the exited thread's faults, RUSAGE_THREAD of main does not "
+	       "(%ld, %ld)", self1.ru_minflt - self0.ru_minflt, me1.ru_minflt - me0.ru_minflt);
+	tap_ok(p1 - p0 >= 100000000u && t1 - t0 < 50000000u,
+	       "CLOCK_PROCESS_CPUTIME_ID counts the thread's 100 ms of CPU, main's CLOCK_THREAD_CPUTIME_ID not "
+	       "(%llu ms, %llu ms)", (unsigned long long)((p1 - p0) / 1000000), (unsigned long long)((t1 - t0) / 1000000));
+	tap_ok(clock_getres(CLOCK_PROCESS_CPUTIME_ID, &res) == 0 && (res.tv_sec || res.tv_nsec) &&
+	       clock_getres(CLOCK_MONOTONIC, NULL) == 0 && clock_getres(10, &res) == -1 && errno == EINVAL,
+	       "clock_getres: CPU and monotonic clocks, EINVAL for clock 10 (errno %d)", errno);
+	munmap(mem, len);
+}
+
 static void groups(void)
 {
 	int st;
@@ -798,6 +861,7 @@ int main(int argc, char **argv)
 	altstacks();
 	robust();
 	groups();
+	usage();
 	wait_other();
 	affinity();
 	maps();

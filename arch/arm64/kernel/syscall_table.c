@@ -64,6 +64,7 @@ const struct syscall_entry arch_syscalls[] = {
 	SYS(102, getitimer),
 	SYS(103, setitimer),
 	SYS(113, clock_gettime),
+	SYS(114, clock_getres),
 	SYS(115, clock_nanosleep),
 	SYS(122, sched_setaffinity),
 	SYS(123, sched_getaffinity),

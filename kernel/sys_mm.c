@@ -53,8 +53,8 @@ static long file_mapping(unsigned long ufd, unsigned long len, unsigned long pro
 	if (flags & MAP_HUGETLB)
 		return -EINVAL;	/* MM-1: no file here is a hugetlbfs file (Linux checks this next) */
 	*file = memfd_vma_file(f, name);
-	if (len && off + PAGE_ALIGN_UL(len) < off)
-		return -EOVERFLOW;
+	if (len && PAGE_ALIGN_UL(len) && mm_file_range_too_big(off, PAGE_ALIGN_UL(len)))
+		return -EOVERFLOW;	/* MM-6 */
 	if ((flags & MAP_TYPE) != MAP_SHARED && (flags & MAP_TYPE) != MAP_SHARED_VALIDATE &&
 	    (flags & MAP_TYPE) != MAP_PRIVATE)
 		return -EINVAL;	/* MM-11: a file has these three types only (before its own checks) */

@@ -40,6 +40,19 @@ long mm_mmap(struct mm *mm, unsigned long addr, unsigned long len, unsigned long
 	     unsigned may_not);
 
 /*
+ * MM-6: does a file mapping of len bytes at offset off reach past the
+ * largest file offset (Linux's file_mmap_ok() with MAX_LFS_FILESIZE, 2^63 - 1)?
+ * mmap then fails with EOVERFLOW; an anonymous MAP_HUGETLB mapping is a
+ * (hugetlbfs) file mapping there too.
+ */
+static inline bool mm_file_range_too_big(u64 off, unsigned long len)
+{
+	const u64 max = ~0ull >> 1;
+
+	return (u64)len > max || (off >> PAGE_SHIFT) > ((max - len) >> PAGE_SHIFT);
+}
+
+/*
  * Remove [start, start + len) from mm, checked as Linux's do_vmi_munmap():
  * -EINVAL for an unaligned start, a range past TASK_SIZE (or wrapping), or
  * a length 0 after rounding; -EPERM if any VMA in it is sealed; -EINVAL if

@@ -116,20 +116,30 @@ long mm_munmap(struct mm *mm, unsigned long start, unsigned long len)
 		return -EINVAL;	/* MU-2 */
 	end = start + len;
 	v = vma_find_from(mm, start);
+	if (!v || v->start >= end)
+		return 0;	/* nothing mapped there (and so nothing to cut) */
+	/*
+	 * The checks in the order of Linux's vms_gather_munmap_vmas(), which
+	 * meets the VMAs from the lowest: the first one's cut at start (OC-11's
+	 * count when the hole is inside it, its seal, MU-5's huge-page cut),
+	 * then each VMA's seal, then the last one's cut at end. Only v can hold
+	 * start and only last can hold end strictly inside.
+	 */
+	cut = v->start < start;
+	if (cut && end < v->end && (u64)mm->nvmas >= sysctl_max_map_count)
+		return -ENOMEM;	/* OC-11: a hole in one VMA would pass max_map_count */
+	if (cut && (v->flags & VM_SEALED))
+		return -EPERM;	/* MS-20 */
+	if (hugetlb_cut_bad(v, start))
+		return -EINVAL;	/* MU-5 */
 	for (struct vma *w = v; w && w->start < end; w = w->next) {
 		if (w->flags & VM_SEALED)
-			return -EPERM;	/* MS-20: atomic */
+			return -EPERM;	/* MS-20: atomic, nothing unmapped */
 		last = w;	/* the last VMA the range reaches */
 	}
-	if (!last)
-		return 0;	/* nothing mapped there (and so nothing to cut) */
-	/* only v can hold start and only last can hold end strictly inside */
-	if (hugetlb_cut_bad(v, start) || hugetlb_cut_bad(last, end))
+	if (hugetlb_cut_bad(last, end))
 		return -EINVAL;	/* MU-5 */
 	/* Split both ends before anything is zapped: ENOMEM changes nothing. */
-	cut = v->start < start;
-	if (cut && last->end > end && (u64)mm->nvmas >= sysctl_max_map_count)
-		return -ENOMEM;	/* OC-11: a hole in one VMA would pass max_map_count */
 	if (cut) {
 		struct vma *hi = vma_split(mm, v, start);
 
@@ -335,6 +345,8 @@ long mm_mmap(struct mm *mm, unsigned long addr, unsigned long len, unsigned long
 	if (len > TASK_SIZE - (h ? 0 : USER_MMAP_MIN))
 		return -ENOMEM;	/* MM-8 */
 	err = mmap_place(mm, &addr, len, flags, h ? h->size : PAGE_SIZE, &next);
+	if (!err && h && mm_file_range_too_big(off, len))
+		err = -EOVERFLOW;	/* MM-6: after the placement, before the type, as do_mmap()'s file checks */
 	if (!err)
 		err = mmap_type(flags, file || h, &vmflags);
 	if (err)

@@ -25,6 +25,9 @@
 #define MAP_HUGETLB 0x40000
 #endif
 #define NPAGES 4
+#ifndef MAP_FIXED_NOREPLACE
+#define MAP_FIXED_NOREPLACE 0x100000
+#endif
 
 static char buf[16384];
 
@@ -328,6 +331,49 @@ static void test_gigantic(void)
 }
 #endif
 
+/*
+ * MU-5, MS-20: munmap meets the VMAs from the lowest, as Linux's
+ * vms_gather_munmap_vmas(): over [huge page cut inside][sealed page], the
+ * huge page's bad cut (EINVAL) comes before the sealed VMA's EPERM; over
+ * [sealed page][huge page cut inside], the seal comes first. MAP_NORESERVE
+ * needs no pool.
+ */
+static void test_munmap_order(unsigned long hsz)
+{
+	const unsigned long pg = (unsigned long)getpagesize();
+	char *h = mmap(NULL, 3 * hsz, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | MAP_NORESERVE, -1, 0);
+	char *s1, *s2;
+	int r1, e1, r2, e2;
+
+	if (h == MAP_FAILED) {
+		tap_skip("MU-5, MS-20: no MAP_HUGETLB mapping (errno %d)", errno);
+		return;
+	}
+	/* [sealed page][huge page][hole][sealed page] in place of the last two huge pages */
+	munmap(h + hsz, 2 * hsz);
+	s1 = mmap(h + 2 * hsz, pg, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+	s2 = mmap(h - pg, pg, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	if (s1 != h + 2 * hsz || s2 != h - pg || syscall(462, s1, pg, 0) != 0 || syscall(462, s2, pg, 0) != 0) {
+		tap_skip("MU-5, MS-20: could not place or seal the pages (errno %d)", errno);
+		if (s1 == h + 2 * hsz)
+			munmap(s1, pg);
+		if (s2 == h - pg)
+			munmap(s2, pg);
+		munmap(h, hsz);
+		return;
+	}
+	errno = 0;
+	r1 = munmap(h + pg, 2 * hsz);
+	e1 = errno;
+	errno = 0;
+	r2 = munmap(h - pg, 2 * pg);
+	e2 = errno;
+	tap_ok(r1 == -1 && e1 == EINVAL && r2 == -1 && e2 == EPERM,
+	       "MU-5, MS-20: munmap's errors in address order: a bad huge-page cut before a later seal (errno %d), "
+	       "a seal before a later bad cut (errno %d)", e1, e2);
+	munmap(h, hsz);
+}
+
 int main(void)
 {
 	long kb;
@@ -346,6 +392,7 @@ int main(void)
 	if (on_teachos())
 		test_teachos_only(hsz);
 	test_gigantic();
+	test_munmap_order(hsz);
 	set_pool(0);
 	tap_ok(pool() == 0 && meminfo("HugePages_Total") == 0, "the pool empties again");
 	return tap_done();

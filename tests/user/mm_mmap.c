@@ -8,12 +8,16 @@
  *          yet (MAP_HUGETLB on a file needs hugetlbfs).
  *   MM-2   MAP_HUGETLB sizes: in hugetlb.c (2 MiB and 1 GiB pages).
  *   MM-4   READ_IMPLIES_EXEC personality: no personality(2).
- *   MM-6   pgoff overflow (files) and max_map_count: no map-count limit.
+ *   MM-6   max_map_count: no map-count limit.
  *   MM-7   execute-only pkeys: no pkeys.
  *   MM-10  MAP_LOCKED limits: no mlock.
  *   MM-12  vm.overcommit_memory=2: no overcommit accounting.
  */
 #include "mm_util.h"
+
+#ifndef MAP_HUGETLB
+#define MAP_HUGETLB 0x40000
+#endif
 
 static void test_args(void)
 {
@@ -24,6 +28,23 @@ static void test_args(void)
 	errno = 0;
 	tap_ok(anon(NULL, (size_t)-1, PROT_READ, 0) == MAP_FAILED && errno == ENOMEM,
 	       "MM-6: a length whose page rounding wraps: ENOMEM (errno %d)", errno);
+	if (sizeof(long) == 8) {	/* MM-6: a file range past 2^63 - 1 (the offset is 32 bits on 32-bit arches) */
+		int fd = (int)syscall(SYS_memfd_create, "mm6", 0);
+		off_t big = (off_t)(((unsigned long)-1 >> 1) & ~(unsigned long)(PAGE - 1));
+
+		errno = 0;
+		p = fd >= 0 ? mmap(NULL, 2 * PAGE, PROT_READ, MAP_SHARED, fd, big) : MAP_FAILED;
+		tap_ok(p == MAP_FAILED && errno == EOVERFLOW,
+		       "MM-6: a memfd mapping whose end passes the largest file offset: EOVERFLOW (errno %d)", errno);
+		errno = 0;
+		p = mmap(NULL, PAGE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | MAP_NORESERVE, -1,
+			 (off_t)-PAGE);
+		tap_ok(p == MAP_FAILED && errno == EOVERFLOW,
+		       "MM-6: anonymous MAP_HUGETLB is a file mapping: an offset past the largest: EOVERFLOW (errno %d)",
+		       errno);
+		if (fd >= 0)
+			close(fd);
+	}
 	errno = 0;
 	tap_ok(anon(NULL, (size_t)-PAGE, PROT_READ, 0) == MAP_FAILED && errno == ENOMEM,
 	       "MM-8: a length larger than the address space: ENOMEM (errno %d)", errno);
@@ -56,9 +77,6 @@ static void test_args(void)
 	tap_ok(p == MAP_FAILED && errno == EINVAL, "MM-11: MAP_DROPPABLE with MAP_LOCKED: EINVAL (errno %d)", errno);
 }
 
-#ifndef MAP_HUGETLB
-#define MAP_HUGETLB 0x40000
-#endif
 #ifndef MAP_SYNC
 #define MAP_SYNC 0x80000
 #endif

@@ -699,23 +699,65 @@ static void notify_parent(struct proc *p, int code, int status)
 	wakeup(parent);
 }
 
+/* One thread of leader's process has stopped (or left the stop): the last one reports it. */
+static void group_stop_count(struct proc *leader)
+{
+	if (leader->group_stop_left > 0 && --leader->group_stop_left == 0) {
+		leader->group_stopped = true;
+		leader->stop_report = (leader->group_stop_sig << 8) | 0x7f;
+		notify_parent(leader, CLD_STOPPED, leader->group_stop_sig);
+	}
+}
+
 void proc_stop(int sig)
 {
-	struct proc *p = current_proc();
+	struct proc *p = current_proc(), *leader = p->group_leader;
 
+	if (sig && !leader->group_stop_left && !leader->group_stopped) {
+		/* a new group stop: every other live thread takes part, woken from a sleep to do so */
+		leader->group_stop_sig = sig;
+		leader->group_stop_left = 1;
+		for (struct proc *t = proc_next_thread(leader, NULL); t; t = proc_next_thread(leader, t)) {
+			if (t == p || t->killed || t->state == P_STOPPED)
+				continue;
+			t->stop_pending = true;
+			leader->group_stop_left++;
+			if (t->state == P_SLEEPING)
+				t->state = P_RUNNABLE;	/* its sleep_on sees signal_pending() */
+		}
+	}
+	p->stop_pending = false;
+	if (!leader->group_stop_left && !leader->group_stopped)
+		return;	/* the stop ended (SIGCONT) before this thread got to it */
 	p->state = P_STOPPED;
-	p->stop_report = (sig << 8) | 0x7f;
-	notify_parent(p, CLD_STOPPED, sig);
+	group_stop_count(leader);
 	sched();
+}
+
+void proc_stop_leave(struct proc *p)
+{
+	if (p->stop_pending) {
+		p->stop_pending = false;
+		group_stop_count(p->group_leader);
+	}
 }
 
 void proc_continue(struct proc *p)
 {
-	if (p->state != P_STOPPED)
-		return;
-	p->state = P_RUNNABLE;
-	p->stop_report = 0xffff;
-	notify_parent(p, CLD_CONTINUED, SIGCONT);
+	struct proc *leader = p->group_leader;
+	bool was_stopped = leader->group_stopped;
+
+	leader->group_stopped = false;
+	leader->group_stop_left = 0;
+	for (struct proc *t = proc_next_thread(leader, NULL); t; t = proc_next_thread(leader, t)) {
+		t->stop_pending = false;
+		if (t->state == P_STOPPED)
+			t->state = P_RUNNABLE;
+	}
+	if (was_stopped) {
+		leader->stop_report = 0xffff;
+		notify_parent(leader, CLD_CONTINUED, SIGCONT);
+	}
 }
 
 void proc_group_kill(struct proc *leader, int wait_status)
@@ -838,6 +880,7 @@ void proc_exit(int wait_status)
 	mm_put(p->mm);
 	p->mm = NULL;
 	mm_check_after("exit", (unsigned long)p->pid);
+	proc_stop_leave(p);
 	if (p != leader) {
 		/* the process's usage counts its dead threads (getrusage, wait4) */
 		struct proc_usage own = { 0 };
@@ -950,11 +993,11 @@ long proc_exec_begin(struct proc *p)
 /* A stop (WUNTRACED) or continue (WCONTINUED) of p that wait4 may report. */
 static bool reportable_change(const struct proc *p, int options)
 {
-	if (p->state == P_ZOMBIE || !p->stop_report)
-		return false;
+	if (!p->nr_threads || !p->stop_report)
+		return false;	/* the process is gone, or nothing to report */
 	if (p->stop_report == 0xffff)
 		return options & WCONTINUED;
-	return (options & WUNTRACED) && p->state == P_STOPPED;
+	return (options & WUNTRACED) && p->group_stopped;
 }
 
 u64 mm_resident_kb(struct mm *mm)

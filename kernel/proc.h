@@ -98,7 +98,13 @@ struct proc {
 	int pgid, sid;			/* process group and session (inherited by fork) */
 	bool tty_detached;		/* TIOCNOTTY by a non-leader: no controlling tty */
 	bool did_exec;			/* has exec'd since fork: setpgid by the parent is EACCES */
-	int stop_report;		/* for wait4: 0, or the stop/continue status not reported yet */
+	int stop_report;		/* group: for wait4, 0 or the stop/continue status not reported yet */
+	/* Group stop (job control): a stop signal stops every thread. The
+	 * group fields count the threads still to stop and say when all have;
+	 * a thread's stop_pending makes it stop at its next return to user mode. */
+	int group_stop_sig, group_stop_left;	/* group: the signal, threads yet to stop */
+	bool group_stopped;			/* group: every thread has stopped (until SIGCONT) */
+	bool stop_pending;			/* this thread: take part in the group stop */
 	bool sys_returning;		/* returning from a system call: restart rules apply */
 	unsigned long syscall_arg0;	/* its first argument, for a restart (arm64's x0 is the result) */
 	u64 restart_deadline;		/* restart_syscall: when the interrupted nanosleep ends */
@@ -308,11 +314,18 @@ bool proc_pgrp_exists(int pgid);
  * the group is empty. */
 long proc_signal_group(int pgid, const struct ksiginfo *info);
 
-/* Job control: stop the current process for sig (reporting it to the
- * parent) until SIGCONT or SIGKILL; called at signal delivery. */
+/*
+ * Job control: stop every thread of the current process for sig (Linux's
+ * group stop) until SIGCONT or SIGKILL; called at signal delivery, and
+ * (sig 0) by a thread taking part in a stop another thread began. The
+ * last thread to stop reports it to the parent, once.
+ */
 void proc_stop(int sig);
-/* Resume stopped p (SIGCONT was sent to it); reports to the parent. */
+/* SIGCONT was sent to p's process: resume its stopped threads, end a stop
+ * in progress, and report CLD_CONTINUED to the parent if it had stopped. */
 void proc_continue(struct proc *p);
+/* A thread leaves (exits) while it owes the group stop its part. */
+void proc_stop_leave(struct proc *p);
 
 /* Work before returning to user mode: pending signals, preemption, kill. */
 void user_return_work(struct pt_regs *regs);

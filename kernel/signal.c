@@ -28,7 +28,8 @@ static enum sig_default default_action(int sig)
 
 bool signal_pending(const struct proc *p)
 {
-	return ((p->sig.pending | p->group_leader->shared_pending) & ~p->sig.blocked) != 0 || p->killed;
+	return ((p->sig.pending | p->group_leader->shared_pending) & ~p->sig.blocked) != 0 || p->killed ||
+	       p->stop_pending;
 }
 
 #define STOP_SIGNALS (SIGMASK(SIGSTOP) | SIGMASK(SIGTSTP) | SIGMASK(SIGTTIN) | SIGMASK(SIGTTOU))
@@ -59,10 +60,11 @@ static void signal_prepare(struct proc *p, int sig)
 {
 	struct proc *leader = p->group_leader;
 
+	if (sig == SIGCONT)
+		proc_continue(p);
 	for (struct proc *t = proc_next_thread(leader, NULL); t; t = proc_next_thread(leader, t)) {
 		if (sig == SIGCONT) {
 			t->sig.pending &= ~STOP_SIGNALS;
-			proc_continue(t);
 		} else if (SIGMASK(sig) & STOP_SIGNALS) {
 			t->sig.pending &= ~SIGMASK(SIGCONT);
 		} else if (sig == SIGKILL && t->state == P_STOPPED) {
@@ -247,6 +249,8 @@ void signal_deliver(struct proc *p, struct pt_regs *regs)
 	int sig;
 
 	p->sys_returning = false;
+	if (p->stop_pending)
+		proc_stop(0);	/* another thread began a group stop; returns when continued */
 	while ((sig = next_signal(p)) != 0) {
 		struct k_sigaction *a = &p->sighand->act[sig - 1];
 		struct ksiginfo info = dequeue_signal(p, sig);

@@ -8,8 +8,10 @@
  * exit_group from a thread, the leader exiting first (the process is
  * reaped only after its last thread), a fatal signal ending every thread,
  * execve from a thread (the new image has the old pid), wait4 in a thread
- * for a child of another, sched_{get,set}affinity, and thread stacks in
- * /proc/self/maps (no [stack:tid] label since Linux 4.5).
+ * for a child of another, sched_{get,set}affinity, thread stacks in
+ * /proc/self/maps (no [stack:tid] label since Linux 4.5), getrusage and
+ * the CPU-time clocks per thread and per process, and SIGSTOP/SIGCONT
+ * stopping and resuming every thread (a group stop, reported once).
  *
  * The test libc's small thread library (tests/lib/src/pthread.c) runs the
  * create/join, atomics, mutex and condition variable parts; the rest is glibc's.
@@ -411,8 +413,12 @@ static void signals(void)
 	stop_workers = 1;
 	pthread_join(t[0], NULL);	/* exits with SIGUSR2 still pending for it: discarded */
 	pthread_join(t[1], NULL);
+	/* join returns when the kernel clears the tid; on Linux the exiting
+	 * task is released a moment later, so allow it that moment */
+	for (int i = 0; i < 1000 && syscall(SYS_tgkill, getpid(), worker_tid[1], 0) == 0; i++)
+		usleep(1000);
 	tap_is_long(syscall(SYS_tgkill, getpid(), worker_tid[1], 0) < 0 ? errno : 0, ESRCH,
-		    "tgkill to a thread that has exited: ESRCH");
+		    "tgkill to a thread that has exited: ESRCH (within a second of the join)");
 	pthread_sigmask(SIG_UNBLOCK, &s, NULL);
 	signal(SIGUSR1, SIG_DFL);
 	signal(SIGUSR2, SIG_DFL);
@@ -683,6 +689,74 @@ static void usage(void)
 	munmap(mem, len);
 }
 
+/* Group stop: counters in shared memory, one per thread of the child. */
+static volatile long *stop_counters;
+
+static void *stop_spinner(void *arg)
+{
+	volatile long *c = arg;
+
+	for (;;)
+		(*c)++;
+	return NULL;
+}
+
+static void *stop_sleeper(void *arg)
+{
+	volatile long *c = arg;
+
+	for (;;) {
+		usleep(1000);
+		(*c)++;
+	}
+	return NULL;
+}
+
+/* Sum of the child's counters, read twice 100 ms apart: did any move? */
+static int counters_move(void)
+{
+	long a = stop_counters[0] + stop_counters[1] + stop_counters[2], b;
+
+	usleep(100000);
+	b = stop_counters[0] + stop_counters[1] + stop_counters[2];
+	return a != b;
+}
+
+/* SIGSTOP stops every thread of a process (a spinning one and a sleeping
+ * one too), reported once; SIGCONT resumes them all, reported once. */
+static void group_stop(void)
+{
+	int st = 0, moved_stopped, moved_running, second, cont;
+	pid_t pid, w;
+
+	stop_counters = mmap(NULL, (size_t)getpagesize(), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	pid = fork();
+	if (pid == 0) {
+		pthread_t a, b;
+
+		pthread_create(&a, NULL, stop_spinner, (void *)&stop_counters[1]);
+		pthread_create(&b, NULL, stop_sleeper, (void *)&stop_counters[2]);
+		stop_spinner((void *)&stop_counters[0]);
+	}
+	while (!stop_counters[0] || !stop_counters[1] || !stop_counters[2])
+		usleep(1000);
+	kill(pid, SIGSTOP);
+	w = waitpid(pid, &st, WUNTRACED);
+	tap_ok(w == pid && WIFSTOPPED(st) && WSTOPSIG(st) == SIGSTOP, "SIGSTOP to a process with 3 threads: reported stopped (status %#x)", st);
+	moved_stopped = counters_move();
+	second = (int)waitpid(pid, &st, WUNTRACED | WNOHANG);
+	kill(pid, SIGCONT);
+	w = waitpid(pid, &st, WCONTINUED);
+	cont = w == pid && WIFCONTINUED(st);
+	moved_running = counters_move();
+	tap_ok(!moved_stopped && second == 0, "every thread stopped (spinning and sleeping), and the stop was reported once (%d, %d)",
+	       moved_stopped, second);
+	tap_ok(cont && moved_running, "SIGCONT: reported continued, and the threads run again (%d, %d)", cont, moved_running);
+	kill(pid, SIGKILL);
+	waitpid(pid, &st, 0);
+	munmap((void *)stop_counters, (size_t)getpagesize());
+}
+
 static void groups(void)
 {
 	int st;
@@ -862,6 +936,7 @@ int main(int argc, char **argv)
 	robust();
 	groups();
 	usage();
+	group_stop();
 	wait_other();
 	affinity();
 	maps();

@@ -265,7 +265,7 @@ long sys_shmat(const unsigned long *a)
 		prot |= PROT_WRITE;
 	if (flags & SHM_EXEC)
 		prot |= PROT_EXEC;
-	r = mm_mmap(p->mm, addr, len, prot, mflags, &s->vf, s->name, 0, may_not);
+	r = mm_mmap(p->mm, addr, len, prot, mflags, &(struct mmap_file){ &s->vf, s->name, may_not, 0 }, 0);
 	if (r < 0 && (unsigned long)r > (unsigned long)-4096)
 		return r;
 	s->lpid = p->pid;

@@ -38,11 +38,12 @@ static struct mm *cur_mm(void)
  * (kernel/memfd.c) or a regular file of fs/; on success *file and *name
  * say what backs the VMA, and *may_not the VM_MAY* bits it must not have
  * (FM-1: VM_MAYWRITE for a shared mapping of a file not open for
- * writing). The errno values follow do_mmap()'s order.
+ * writing). The errno values follow do_mmap()'s order; all but EBADF and
+ * MAP_HUGETLB's EINVAL come after the placement there (struct mmap_file).
  */
-static long file_mapping(unsigned long ufd, unsigned long len, unsigned long prot,
-			 unsigned long flags, unsigned long off, struct vma_file **file, const char **name,
-			 unsigned *may_not)
+static long file_checks(unsigned long ufd, unsigned long len, unsigned long prot,
+			unsigned long flags, unsigned long off, struct vma_file **file, const char **name,
+			unsigned *may_not)
 {
 	struct proc *p = current_proc();
 	long fd = (long)(int)ufd;
@@ -77,19 +78,18 @@ static long file_mapping(unsigned long ufd, unsigned long len, unsigned long pro
 long sys_mmap(const unsigned long *a)
 {
 	unsigned long addr = a[0], len = a[1], prot = a[2], flags = a[3], off = a[5];
-	struct vma_file *file = NULL;	/* memfd support */
-	const char *fname = NULL;
-	unsigned may_not = 0;
+	struct mmap_file mf = { 0 };
 	long r;
 
 	if (off & (PAGE_SIZE - 1))
 		return -EINVAL;
 	if (!(flags & MAP_ANONYMOUS)) {	/* a memfd or a regular file of fs/ */
-		r = file_mapping(a[4], len, prot, flags, off, &file, &fname, &may_not);
-		if (r)
-			return r;
+		r = file_checks(a[4], len, prot, flags, off, &mf.file, &mf.name, &mf.may_not);
+		if (r == -EBADF || (flags & MAP_HUGETLB))
+			return r;	/* ksys_mmap_pgoff()'s own checks, before any other */
+		mf.late_err = r;	/* the rest: after the placement (MM-9's EEXIST first) */
 	}
-	r = mm_mmap(cur_mm(), addr, len, prot, flags, file, fname, off, may_not);
+	r = mm_mmap(cur_mm(), addr, len, prot, flags, (flags & MAP_ANONYMOUS) ? NULL : &mf, off);
 	if ((unsigned long)r < -4095UL && !(flags & MAP_HUGETLB) &&	/* an address, not an errno */
 	    ((flags & MAP_LOCKED) || ((flags & MAP_POPULATE) && !(flags & MAP_NONBLOCK))))
 		/* each page faulted in counts as a minor fault, as on Linux */

@@ -27,17 +27,26 @@
 
 #include "mm.h"
 
+/* What backs a file mapping, as the caller (kernel/sys_mm.c, kernel/shm.c) found it. */
+struct mmap_file {
+	struct vma_file *file;	/* the pages' owner (a memfd, a file of fs/, a shm segment), or NULL */
+	const char *name;	/* the path /proc/<pid>/maps shows, or NULL */
+	unsigned may_not;	/* VM_MAY* bits the VMA must not get (FM-1, MP-12) */
+	long late_err;		/* the file's own refusal (EOVERFLOW, the map type, EACCES, ENODEV), or 0 */
+};
+
 /*
- * mmap of len bytes at addr (a hint, or exact with MAP_FIXED). file and
- * fname say what backs a file mapping (a memfd; NULL for anonymous
- * memory), off is its offset; may_not holds the VM_MAY* bits the VMA must
- * not get (VM_MAYWRITE for a shared mapping of a file open read-only, so a
- * later mprotect cannot add PROT_WRITE: FM-1, MP-12). Returns the address
+ * mmap of len bytes at addr (a hint, or exact with MAP_FIXED). mf says
+ * what backs a file mapping (NULL for anonymous memory), off is its
+ * offset; mf->may_not holds the VM_MAY* bits the VMA must not get
+ * (VM_MAYWRITE for a shared mapping of a file open read-only, so a later
+ * mprotect cannot add PROT_WRITE). mf->late_err is returned where Linux's
+ * do_mmap() makes its file checks: after the length, the map count and the
+ * placement (MAP_FIXED_NOREPLACE's EEXIST first, MM-9). Returns the address
  * or a negative errno.
  */
 long mm_mmap(struct mm *mm, unsigned long addr, unsigned long len, unsigned long prot,
-	     unsigned long flags, struct vma_file *file, const char *fname, unsigned long off,
-	     unsigned may_not);
+	     unsigned long flags, const struct mmap_file *mf, unsigned long off);
 
 /*
  * MM-6: does a file mapping of len bytes at offset off reach past the

@@ -320,9 +320,11 @@ static long mmap_hugetlb(struct mm *mm, struct hstate *h, unsigned long addr, un
  * EINVAL, MAP_FIXED_NOREPLACE's EEXIST), and only then the mapping type.
  */
 long mm_mmap(struct mm *mm, unsigned long addr, unsigned long len, unsigned long prot,
-	     unsigned long flags, struct vma_file *file, const char *fname, unsigned long off,
-	     unsigned may_not)
+	     unsigned long flags, const struct mmap_file *mf, unsigned long off)
 {
+	struct vma_file *file = mf ? mf->file : NULL;
+	const char *fname = mf ? mf->name : NULL;
+	unsigned may_not = mf ? mf->may_not : 0;
 	struct hstate *h = NULL;
 	struct vma *v, *next = NULL;
 	unsigned vmflags;
@@ -347,6 +349,8 @@ long mm_mmap(struct mm *mm, unsigned long addr, unsigned long len, unsigned long
 	err = mmap_place(mm, &addr, len, flags, h ? h->size : PAGE_SIZE, &next);
 	if (!err && h && mm_file_range_too_big(off, len))
 		err = -EOVERFLOW;	/* MM-6: after the placement, before the type, as do_mmap()'s file checks */
+	if (!err && mf && mf->late_err)
+		err = mf->late_err;	/* the file's checks: after the placement too */
 	if (!err)
 		err = mmap_type(flags, file || h, &vmflags);
 	if (err)

@@ -111,6 +111,15 @@ static void test_order(void)
 		tap_ok(r == MAP_FAILED && errno == EINVAL,
 		       "MM-11: MAP_DROPPABLE of a file (a pipe, which cannot be mapped): EINVAL, the type first (errno %d)",
 		       errno);
+		errno = 0;
+		r = mmap(p, PAGE, PROT_READ, MAP_PRIVATE | MAP_FIXED_NOREPLACE, fds[0], 0);
+		tap_ok(r == MAP_FAILED && errno == EEXIST,
+		       "MM-9: MAP_FIXED_NOREPLACE of a pipe over a mapping: EEXIST, the placement before the file's ENODEV "
+		       "(errno %d)", errno);
+		errno = 0;
+		r = mmap(p, PAGE, PROT_READ, 0x08 | MAP_FIXED_NOREPLACE, fds[0], 0);
+		tap_ok(r == MAP_FAILED && errno == EEXIST,
+		       "MM-9, MM-11: ... and with no valid map type: EEXIST, the placement before the type (errno %d)", errno);
 		close(fds[0]);
 		close(fds[1]);
 	} else {

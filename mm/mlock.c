@@ -15,35 +15,44 @@
  * is never consulted.
  */
 #include "mm_ops.h"
+#include "hugetlb.h"
 #include "errno.h"
 #include "mman.h"
 
 #define PAGE_ALIGN_UL(x) (((x) + PAGE_SIZE - 1) & ~(unsigned long)(PAGE_SIZE - 1))
 
-/* ML-7: VMAs whose lock flags never change (Linux's mlock_fixup skips them). */
+/* ML-7: VMAs whose lock flags never change (Linux's mlock_fixup skips them): hugetlb, MAP_DROPPABLE. */
 static bool never_locked(const struct vma *v)
 {
-	return (v->flags & VM_HUGETLB) != 0;
+	return (v->flags & (VM_HUGETLB | VM_DROPPABLE)) != 0;
 }
 
 /*
- * Fault in what a locked VMA holds in [s, e), as Linux's
+ * Fault in what a VMA of a locked range holds in [s, e), as Linux's
  * populate_vma_page_range(): a private writable VMA with write faults (so
  * copy-on-write is broken now), anything else with read faults; nothing for
- * VM_LOCKONFAULT. Returns -EFAULT for PROT_NONE memory (ML-8: Linux's
- * get_user_pages refuses it), -ENOMEM when memory ran out, else 0.
+ * VM_LOCKONFAULT. The VMAs mlock leaves unlocked (never_locked()) are
+ * populated too, as __mm_populate() does, a hugetlb one a huge page at a
+ * time. Returns -EFAULT for PROT_NONE memory (ML-8: Linux's get_user_pages
+ * refuses it) and for a huge page the pool cannot give (SIGBUS there),
+ * -ENOMEM when memory ran out, else 0.
  */
 static long populate_locked(struct mm *mm, struct vma *v, unsigned long s, unsigned long e)
 {
 	bool write = (v->flags & (VM_WRITE | VM_SHARED)) == VM_WRITE;
+	unsigned long step = PAGE_SIZE;
 
-	if (!(v->flags & VM_LOCKED) || (v->flags & VM_LOCKONFAULT))
+	if ((!(v->flags & VM_LOCKED) && !never_locked(v)) || (v->flags & VM_LOCKONFAULT))
 		return 0;
 	if (!(v->flags & VM_ACCESS))
 		return -EFAULT;
-	for (unsigned long va = s; va < e; va += PAGE_SIZE)
+	if (v->flags & VM_HUGETLB) {
+		step = hugetlb_of_vma(v)->size;
+		s = ALIGN_DOWN(s, step);
+	}
+	for (unsigned long va = s; va < e; va += step)
 		if (mm_fault(mm, va, write ? FAULT_WRITE : FAULT_READ) == -ENOMEM)
-			return -ENOMEM;
+			return (v->flags & VM_HUGETLB) ? -EFAULT : -ENOMEM;
 	return 0;
 }
 

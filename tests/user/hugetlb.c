@@ -374,6 +374,39 @@ static void test_munmap_order(unsigned long hsz)
 	munmap(h, hsz);
 }
 
+/*
+ * ML-7, ML-8: mlock never locks a hugetlb VMA but populates it, as Linux's
+ * __mm_populate(): the huge pages are taken from the pool at once, and a
+ * range the pool cannot cover fails with ENOMEM (MAP_NORESERVE maps it).
+ */
+static void test_mlock(unsigned long hsz)
+{
+	long free0 = meminfo("HugePages_Free");
+	char *p = mmap(NULL, 2 * hsz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
+	char *q;
+	int r;
+
+	if (p == MAP_FAILED || free0 < 2) {
+		tap_skip("ML-7, ML-8: no two huge pages to lock (free %ld, errno %d)", free0, errno);
+		if (p != MAP_FAILED)
+			munmap(p, 2 * hsz);
+		return;
+	}
+	r = (int)syscall(SYS_mlock, p, 2 * hsz);
+	tap_ok(r == 0 && meminfo("HugePages_Free") == free0 - 2,
+	       "ML-7, ML-8: mlock of a hugetlb mapping: 0, and both huge pages are taken at once (free %ld -> %ld)", free0,
+	       meminfo("HugePages_Free"));
+	munmap(p, 2 * hsz);
+	q = mmap(NULL, (size_t)(free0 + 1) * hsz, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | MAP_NORESERVE, -1, 0);
+	errno = 0;
+	r = q == MAP_FAILED ? -2 : (int)syscall(SYS_mlock, q, (size_t)(free0 + 1) * hsz);
+	tap_ok(r == -1 && errno == ENOMEM, "ML-8: mlock of more huge pages than the pool holds: ENOMEM (%d, errno %d)", r,
+	       errno);
+	if (q != MAP_FAILED)
+		munmap(q, (size_t)(free0 + 1) * hsz);
+}
+
 int main(void)
 {
 	long kb;
@@ -393,6 +426,7 @@ int main(void)
 		test_teachos_only(hsz);
 	test_gigantic();
 	test_munmap_order(hsz);
+	test_mlock(hsz);
 	set_pool(0);
 	tap_ok(pool() == 0 && meminfo("HugePages_Total") == 0, "the pool empties again");
 	return tap_done();

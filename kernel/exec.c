@@ -13,7 +13,7 @@
  */
 #include "exec.h"
 #include "proc.h"
-#include "mm.h"
+#include "mm_ops.h"
 #include "vfs.h"
 #include "fs_file.h"
 #include "page_alloc.h"
@@ -190,8 +190,9 @@ static unsigned long image_span(const struct elf_image *im, unsigned long *lo, u
 /*
  * Map every PT_LOAD segment of im into mm at im->bias, from its file (the
  * file's page-cache pages, fs/pagecache.c), and set im->phdr_va and
- * im->brk. -ENOEXEC for a segment outside user space, one whose file
- * and memory offsets disagree within a page, or two sharing a page.
+ * im->brk. -ENOEXEC for a segment outside user space or one whose file
+ * and memory offsets disagree within a page. Where two segments share a
+ * page, the later one's mapping replaces the earlier one's there.
  */
 static long load_segments(struct mm *mm, struct elf_image *im)
 {
@@ -216,8 +217,10 @@ static long load_segments(struct mm *mm, struct elf_image *im)
 			return -ENOEXEC;	/* file and memory disagree within a page: not mappable */
 		start = ALIGN_DOWN((unsigned long)(bias + ph->p_vaddr), PAGE_SIZE);
 		end = ALIGN_UP((unsigned long)(bias + ph->p_vaddr + ph->p_memsz), PAGE_SIZE);
-		if (vma_find_from(mm, start) && vma_find_from(mm, start)->start < end)
-			return -ENOEXEC;	/* segments sharing a page are not supported */
+		/* a page shared with an earlier segment is this one's now, as
+		 * Linux's elf_map() with MAP_FIXED (and vm_brk_flags() for bss) */
+		if (mm_munmap(mm, start, end - start))
+			return -ENOMEM;
 		if (map_segment(mm, ph, bias, start, end, im->file, im->name))
 			return -ENOMEM;
 		if (!im->phdr_va && ph->p_offset <= eh->e_phoff &&

@@ -5,6 +5,7 @@
 #   fuzz.sh [--arch arm64|microblaze] [--board ml605|s3adsp1800] [--seeds 1,2,3]
 #           [--calls N] [--log 0|1] [--mem SIZE] [--out DIR] [--no-linux]
 #           [--hugepages N] [--opts "fuzz_mlock=1 ..."]
+# FUZZ_TIMEOUT=seconds overrides the per-boot timeout (default 90 + calls/100).
 #
 # Per seed, one boot of our kernel with the fuzz image and /init's leak check
 # (leakcheck=1), judged by tools/run-qemu.sh: no panic, the fuzzer completes,
@@ -53,7 +54,7 @@ fi
 out=${out:-build/fuzz/$target}
 mkdir -p "$out"
 # Two boots per seed at most; about 5 ms a call on TCG, plus the boot.
-timeout=$((90 + calls / 100))
+timeout=${FUZZ_TIMEOUT:-$((90 + calls / 100))}
 
 # shellcheck disable=SC2086
 make --no-print-directory -s kernel $kvars >"$out/build.log" 2>&1 &&

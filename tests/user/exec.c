@@ -9,6 +9,7 @@
  * A third, chosen through the environment, checks that an empty or NULL argv
  * arrives as argc 1 and argv[0] "" (Linux >= 5.18). A fourth, the
  * interpreter of a "#!" script, checks the argv a script's interpreter gets.
+ * Last, a hand-made ELF whose two segments share a page runs as on Linux.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -225,6 +226,71 @@ static int script_child(int argc, char **argv)
 	return 42;
 }
 
+#ifdef __aarch64__
+/*
+ * A hand-made static ELF whose two PT_LOAD segments share a page: the
+ * first (R+X, file [0, 0x100)) holds the headers and the code, the second
+ * (R+W+X, file [0x100, 0x108), 0x40 in memory) starts in the same page. As
+ * on Linux the second mapping replaces the first in that page (so it must
+ * be executable too); the code exits with the byte at 0x400100 (42) plus
+ * the first bss byte after it (0).
+ */
+static void test_shared_page(void)
+{
+	static unsigned char img[0x108];
+	static const unsigned insns[] = {
+		0xd2a00801,	/* movz x1, #0x40, lsl #16 */
+		0x91040021,	/* add  x1, x1, #0x100 */
+		0x39400020,	/* ldrb w0, [x1] */
+		0x39402022,	/* ldrb w2, [x1, #8] (bss) */
+		0x0b020000,	/* add  w0, w0, w2 */
+		0xd2800ba8,	/* movz x8, #93 (exit) */
+		0xd4000001,	/* svc  #0 */
+	};
+	struct { unsigned type, flags; unsigned long off, vaddr, paddr, filesz, memsz, align; } ph[2] = {
+		{ 1, 5, 0, 0x400000, 0x400000, 0x100, 0x100, 0x1000 },
+		{ 1, 7, 0x100, 0x400100, 0x400100, 0x8, 0x40, 0x1000 },
+	};
+	const char *path = "/tmp/exec-sharedpage";
+	int fd, st = -1;
+	pid_t pid;
+
+	memcpy(img, "\177ELF\2\1\1", 7);
+	img[16] = 2;			/* e_type ET_EXEC */
+	img[18] = 183;			/* e_machine EM_AARCH64 */
+	img[20] = 1;			/* e_version */
+	*(unsigned long *)(img + 24) = 0x4000b0;	/* e_entry: the code after the headers */
+	img[32] = 64;			/* e_phoff */
+	img[52] = 64;			/* e_ehsize */
+	img[54] = 56;			/* e_phentsize */
+	img[56] = 2;			/* e_phnum */
+	memcpy(img + 64, ph, sizeof(ph));
+	memcpy(img + 0xb0, insns, sizeof(insns));
+	img[0x100] = 42;
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0755);
+	if (fd < 0 || write(fd, img, sizeof(img)) != (ssize_t)sizeof(img) || close(fd) != 0) {
+		tap_ok(0, "writing %s (errno %d)", path, errno);
+		return;
+	}
+	pid = fork();
+	if (pid == 0) {
+		char *argv[] = { (char *)path, NULL }, *envp[] = { NULL };
+
+		execve(path, argv, envp);
+		_exit(100 + errno);
+	}
+	waitpid(pid, &st, 0);
+	tap_ok(WIFEXITED(st) && WEXITSTATUS(st) == 42,
+	       "an ELF whose segments share a page runs, the later segment's mapping winning there (status %#x)", st);
+	syscall(35 /* unlinkat */, -100 /* AT_FDCWD */, path, 0);
+}
+#else
+static void test_shared_page(void)
+{
+	tap_skip("the hand-made ELF of the shared-page case is arm64 code");
+}
+#endif
+
 int main(int argc, char **argv, char **envp)
 {
 	if (argc > 1 && !strcmp(argv[1], SCRIPT_FLAG))
@@ -243,5 +309,6 @@ int main(int argc, char **argv, char **envp)
 	test_cloexec(argc > 0 && argv[0][0] == '/' ? argv[0] : "/bin/exec");
 	test_empty_argv(argc > 0 && argv[0][0] == '/' ? argv[0] : "/bin/exec");
 	test_scripts_and_links();
+	test_shared_page();
 	return tap_done();
 }

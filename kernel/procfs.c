@@ -360,10 +360,36 @@ static const struct procfs_entry procfs_entries[] = {
 };
 
 /*
+ * "task/<tid>[/x]" below process *p's directory: *p becomes that thread of
+ * the process and *rest "x" ("" for its directory). -ENOENT for a tid that
+ * is not a thread of *p's process.
+ */
+static long split_task(struct proc **p, const char **rest)
+{
+	const char *s = *rest + 5;
+	struct proc *t;
+	int tid = 0;
+
+	if (*s < '0' || *s > '9')
+		return -ENOENT;
+	while (*s >= '0' && *s <= '9' && tid < 100000000)
+		tid = tid * 10 + (*s++ - '0');
+	if (*s != '/' && *s != '\0')
+		return -ENOENT;
+	t = proc_find(tid);
+	if (!t || t->group_leader != (*p)->group_leader || t->state == P_EMBRYO)
+		return -ENOENT;
+	*p = t;
+	*rest = *s == '/' ? s + 1 : s;
+	return 0;
+}
+
+/*
  * Split a path below /proc (no leading or trailing '/') into the process it
  * is about and the rest: "self/x" and "<pid>/x" give that process and "x"
- * (rest "" for the directory itself); any other path gives p NULL and the
- * path itself. -ENOENT for a pid that is not in use.
+ * (rest "" for the directory itself), "<pid>/task/<tid>/x" that thread
+ * (split_task()); any other path gives p NULL and the path itself. -ENOENT
+ * for a pid that is not in use.
  */
 static long split_pid(const char *rel, struct proc **p, const char **rest)
 {
@@ -387,6 +413,8 @@ static long split_pid(const char *rel, struct proc **p, const char **rest)
 		return 0;
 	}
 	*rest = *s == '/' ? s + 1 : s;
+	if (strncmp(*rest, "task/", 5) == 0)
+		return split_task(p, rest);
 	return 0;
 }
 
@@ -566,13 +594,36 @@ long procfs_open_special(const char *path, int flags, struct file **out)
 	return 0;
 }
 
+/* /proc/<pid>/task: one directory per thread of p's process, the leader first (even exited). */
+static void gen_task_dir(struct procbuf *b, struct proc *p)
+{
+	struct proc *leader = p->group_leader;
+	char num[16];
+
+	dir_emit(b, ".", 1, DT_DIR, ((u64)leader->pid << 8) | 1);
+	dir_emit(b, "..", 2, DT_DIR, (u64)leader->pid << 8);
+	dir_emit(b, num, (size_t)snprintk(num, sizeof(num), "%d", leader->pid), DT_DIR, (u64)leader->pid << 8);
+	for (struct proc *t = proc_next_thread(leader, NULL); t; t = proc_next_thread(leader, t))
+		if (t != leader)
+			dir_emit(b, num, (size_t)snprintk(num, sizeof(num), "%d", t->pid), DT_DIR, (u64)t->pid << 8);
+}
+
 /* The records of the directory at rel (below /proc, "" for /proc), or -ENOENT if it is none. */
 static long gen_dir(struct procbuf *b, struct proc *p, const char *rel)
 {
+	if (p && strcmp(rel, "task") == 0) {
+		gen_task_dir(b, p);
+		return 0;
+	}
 	dir_emit(b, ".", 1, DT_DIR, p ? (u64)p->pid << 8 : 1);
 	dir_emit(b, "..", 2, DT_DIR, 1);
-	if (p)
+	if (p && rel[0])
+		return -ENOENT;
+	if (p) {
+		if (p == p->group_leader)	/* a thread's own directory (task/<tid>) has no task/ */
+			dir_emit(b, "task", 4, DT_DIR, ((u64)p->pid << 8) | 1);
 		return list_entries(b, true, "") ? 0 : -ENOENT;
+	}
 	if (rel[0] == '\0') {
 		int pids[NPROC], n = proc_pids(pids, NPROC);
 		char num[16];
@@ -641,8 +692,8 @@ long procfs_generate(const char *path, struct file *f)
 	if (e) {
 		e->gen(&b, p, e);
 	} else {
-		err = gen_dir(&b, p, p ? "" : rest);
-		if (err || (p && rest[0])) {
+		err = gen_dir(&b, p, rest);
+		if (err) {
 			free_pages(pg, PROCFS_ORDER);
 			return -ENOENT;
 		}

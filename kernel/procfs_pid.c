@@ -120,14 +120,15 @@ static void gen_status(struct out *o, const struct proc *p)
 	    (unsigned)p->gid[2], (unsigned)p->gid[1], NOFILE);
 	for (int i = 0; i < p->ngroups; i++)
 		out(o, "%u ", (unsigned)p->groups[i]);
-	out(o, "\nNStgid:\t%d\nNSpid:\t%d\nNSpgid:\t%d\nNSsid:\t%d\n", p->pid, p->pid, p->pgid, p->sid);
+	out(o, "\nNStgid:\t%d\nNSpid:\t%d\nNSpgid:\t%d\nNSsid:\t%d\n", p->tgid, p->pid, p->pgid, p->sid);
 	if (p->mm && p->state != P_ZOMBIE)
 		out(o, "VmSize:\t%8llu kB\nVmLck:\t%8llu kB\nVmRSS:\t%8llu kB\n",
 		    (unsigned long long)(vsize_bytes(p) >> 10),
 		    (unsigned long long)p->mm->locked_vm * (PAGE_SIZE / 1024),
 		    (unsigned long long)mm_resident_kb(p->mm));
-	out(o, "Threads:\t1\nSigQ:\t0/0\nSigPnd:\t%016llx\nShdPnd:\t0000000000000000\n",
-	    (unsigned long long)p->sig.pending);
+	out(o, "Threads:\t%d\nSigQ:\t0/0\nSigPnd:\t%016llx\nShdPnd:\t%016llx\n",
+	    MAX(p->group_leader->nr_threads, 1), (unsigned long long)p->sig.pending,
+	    (unsigned long long)p->group_leader->shared_pending);
 	out(o, "SigBlk:\t%016llx\nSigIgn:\t%016llx\nSigCgt:\t%016llx\n", (unsigned long long)p->sig.blocked,
 	    (unsigned long long)ign, (unsigned long long)cgt);
 }

@@ -10,8 +10,9 @@
  * execve from a thread (the new image has the old pid), wait4 in a thread
  * for a child of another, sched_{get,set}affinity, thread stacks in
  * /proc/self/maps (no [stack:tid] label since Linux 4.5), getrusage and
- * the CPU-time clocks per thread and per process, and SIGSTOP/SIGCONT
- * stopping and resuming every thread (a group stop, reported once).
+ * the CPU-time clocks per thread and per process, SIGSTOP/SIGCONT
+ * stopping and resuming every thread (a group stop, reported once), and
+ * /proc/self/task with each thread's status.
  *
  * The test libc's small thread library (tests/lib/src/pthread.c) runs the
  * create/join, atomics, mutex and condition variable parts; the rest is glibc's.
@@ -30,6 +31,9 @@
 #include <sys/syscall.h>
 #include <time.h>
 #include <sys/wait.h>
+#ifdef __GLIBC__
+#include <dirent.h>
+#endif
 #include "tap.h"
 
 #define CLONE_VM		0x00000100
@@ -689,6 +693,86 @@ static void usage(void)
 	munmap(mem, len);
 }
 
+/* /proc/self/task: the threads wait on a pipe while main looks. */
+static int task_pipe[2];
+static volatile long task_tids[2];
+
+static void *task_thread(void *arg)
+{
+	char c;
+
+	task_tids[(long)arg] = syscall(SYS_gettid);
+	return (void *)(long)read(task_pipe[0], &c, 1);
+}
+
+/* Does /proc/self/task/<tid>/status say Pid tid, Tgid pid and Threads n? */
+static int task_status_ok(long tid, long n)
+{
+	char path[64], buf[4096], want[64];
+	int fd, ok;
+	ssize_t len;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%ld/status", tid);
+	fd = open(path, O_RDONLY);
+	len = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	if (len <= 0)
+		return 0;
+	buf[len] = 0;
+	snprintf(want, sizeof(want), "\nPid:\t%ld\n", tid);
+	ok = strstr(buf, want) != NULL;
+	snprintf(want, sizeof(want), "\nTgid:\t%d\n", getpid());
+	ok = ok && strstr(buf, want);
+	snprintf(want, sizeof(want), "\nThreads:\t%ld\n", n);
+	return ok && strstr(buf, want);
+}
+
+/* /proc/self/task lists every thread by tid, each with its own status. */
+static void task_dir(void)
+{
+	pthread_t t[2];
+	long seen = 0, others = 0;
+	DIR *d;
+	struct dirent *e;
+
+	if (pipe(task_pipe) != 0) {
+		tap_ok(0, "pipe for the task threads (errno %d)", errno);
+		return;
+	}
+	for (long i = 0; i < 2; i++)
+		pthread_create(&t[i], NULL, task_thread, (void *)i);
+	while (!task_tids[0] || !task_tids[1])
+		usleep(1000);
+	d = opendir("/proc/self/task");
+	while (d && (e = readdir(d)) != NULL) {
+		long tid = strtol(e->d_name, NULL, 10);
+
+		if (e->d_name[0] == '.')
+			continue;
+		if (tid == getpid())
+			seen |= 1;
+		else if (tid == task_tids[0])
+			seen |= 2;
+		else if (tid == task_tids[1])
+			seen |= 4;
+		else
+			others++;
+	}
+	if (d)
+		closedir(d);
+	tap_ok(seen == 7 && others == 0, "/proc/self/task lists main and both threads by tid, nothing else (%ld, %ld)",
+	       seen, others);
+	tap_ok(task_status_ok(task_tids[1], 3) && task_status_ok(getpid(), 3),
+	       "/proc/self/task/<tid>/status: that thread's Pid, the process's Tgid, Threads 3");
+	if (write(task_pipe[1], "xx", 2) != 2)
+		tap_diag("could not release the task threads");
+	for (int i = 0; i < 2; i++)
+		pthread_join(t[i], NULL);
+	close(task_pipe[0]);
+	close(task_pipe[1]);
+}
+
 /* Group stop: counters in shared memory, one per thread of the child. */
 static volatile long *stop_counters;
 
@@ -937,6 +1021,7 @@ int main(int argc, char **argv)
 	groups();
 	usage();
 	group_stop();
+	task_dir();
 	wait_other();
 	affinity();
 	maps();

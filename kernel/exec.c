@@ -587,6 +587,19 @@ static long build_image(struct proc *p, struct mm *mm, struct elf_image *prog, s
  * copies). The process runs from the interpreter's entry when there is
  * one, which finds the program through the auxiliary vector.
  */
+/*
+ * An exec failed past its point of no return (the other threads are gone):
+ * p dies of SIGSEGV at its return to user mode, whatever its handler or
+ * mask, as Linux's force_fatal_sig(SIGSEGV).
+ */
+static void exec_fatal(struct proc *p)
+{
+	struct ksiginfo si = { .signo = SIGSEGV, .code = 0x80 /* SI_KERNEL */ };
+
+	p->sighand->act[SIGSEGV - 1].handler = SIG_DFL;	/* its own table now (proc_exec_begin) */
+	signal_force(p, &si);
+}
+
 static long exec_file(struct proc *p, const char *path, char *const argv[], char *const envp[],
 		      int depth)
 {
@@ -594,6 +607,7 @@ static long exec_file(struct proc *p, const char *path, char *const argv[], char
 	unsigned long entry, sp;
 	struct mm *mm, *old;
 	char *ipath = NULL;
+	bool no_return;
 	long err;
 
 	err = image_open(&prog, path);
@@ -617,15 +631,19 @@ static long exec_file(struct proc *p, const char *path, char *const argv[], char
 	if (ipath)
 		free_page_va(ipath);
 	/* The other threads die here, before the new image exists (so no
-	 * address space is left unattached while they exit). */
+	 * address space is left unattached while they exit). This is Linux's
+	 * point of no return (begin_new_exec()): a failure after it kills. */
 	if (!err)
 		err = proc_exec_begin(p);
+	no_return = !err;
 	mm = err ? NULL : mm_create();
 	if (!err && !mm)
 		err = -ENOMEM;
 	if (!err)
 		err = build_image(p, mm, &prog, &interp, path, argv, envp, &entry, &sp);
 	if (err) {
+		if (no_return)
+			exec_fatal(p);
 		if (mm)
 			mm_put(mm);
 		image_close(&interp);

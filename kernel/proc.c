@@ -35,6 +35,7 @@ static void proc_default_limits(struct proc *p)
 	for (int i = 0; i < RLIM_NLIMITS; i++)
 		p->rlim[i].cur = p->rlim[i].max = RLIM_INFINITY;
 	p->rlim[RLIMIT_STACK].cur = 8 << 20;
+	p->rlim[RLIMIT_CORE].cur = 0;
 	p->rlim[RLIMIT_MEMLOCK].cur = p->rlim[RLIMIT_MEMLOCK].max = 8 << 20;	/* Linux's MLOCK_LIMIT (ML-6) */
 	p->rlim[RLIMIT_NPROC].cur = p->rlim[RLIMIT_NPROC].max = NPROC;
 	p->rlim[RLIMIT_NOFILE].cur = p->rlim[RLIMIT_NOFILE].max = NOFILE;

@@ -31,6 +31,7 @@
 /* Resource limits (Linux's numbers) used by the kernel itself. */
 #define RLIMIT_DATA	2
 #define RLIMIT_STACK	3
+#define RLIMIT_CORE	4	/* 0 by default, as Linux's; no core files are written anyway */
 #define RLIMIT_NPROC	6
 #define RLIMIT_NOFILE	7
 #define RLIMIT_MEMLOCK	8	/* not consulted: every process is root (ML-6) */

@@ -193,10 +193,14 @@ static int next_signal(const struct proc *p)
 	return 0;
 }
 
-/* Terminate the whole process with sig as the wait status (0x80 marks a core dump). */
+/*
+ * Terminate the whole process with sig as the wait status. No core file is
+ * ever written, so the status never has 0x80 (WCOREDUMP): Linux sets it only
+ * when it wrote one, and with its default RLIMIT_CORE of 0 it writes none.
+ */
 static void __attribute__((noreturn)) die_by_signal(int sig)
 {
-	proc_group_exit(sig | (default_action(sig) == SD_CORE ? 0x80 : 0));
+	proc_group_exit(sig);
 }
 
 /* Take sig off the pending sets (the thread's own first) and return its info. */

@@ -28,6 +28,14 @@ total_pass=0
 total_fail=0
 failed_names=()
 
+throttle() {	# after starting a background job: wait for one to end when $jobs run
+	running=$((running + 1))
+	if [ "$running" -ge "$jobs" ]; then
+		wait -n
+		running=$((running - 1))
+	fi
+}
+
 count() {	# count FILE NAME: add a result file's "run: NAME: P passed, F failed"
 	local line p f
 	line=$(grep -a -E "^run: .*: [0-9]+ passed, [0-9]+ failed" "$1" | tail -n 1)
@@ -82,11 +90,7 @@ running=0
 for s in tests/host/*.sh; do
 	t=$(basename "$s" .sh)
 	(bash "$s" >"$out/host-$t.out.log" 2>&1; echo $? >"$out/host-$t.rc") &
-	running=$((running + 1))
-	if [ "$running" -ge "$jobs" ]; then
-		wait -n
-		running=$((running - 1))
-	fi
+	throttle
 done
 wait
 for s in tests/host/*.sh; do
@@ -150,11 +154,7 @@ run_config() {	# run_config LINE: run one configuration into $out/NAME.out
 running=0
 for c in "${configs[@]}"; do
 	run_config "$c" &
-	running=$((running + 1))
-	if [ "$running" -ge "$jobs" ]; then
-		wait -n
-		running=$((running - 1))
-	fi
+	throttle
 done
 wait
 

@@ -656,6 +656,7 @@ struct proc *proc_clone(unsigned long flags, unsigned long child_sp, unsigned lo
 		child->nr_threads = 1;
 		child->exit_signal = exit_signal;
 		child->parent = (flags & CLONE_PARENT) ? leader->parent : leader;
+		child->parent_thread = (flags & CLONE_PARENT) ? leader->parent_thread : parent;
 	}
 	memcpy(child->rlim, parent->rlim, sizeof(child->rlim));
 	memcpy(child->name, parent->name, sizeof(child->name));
@@ -816,6 +817,29 @@ static void mm_release(struct proc *p)
 }
 
 /*
+ * Thread p exits while other threads of its process live on: the processes
+ * it made get another live thread as their parent thread and, as on Linux
+ * (forget_original_parent()), their PR_SET_PDEATHSIG signal.
+ */
+static void reparent_to_thread(struct proc *p, struct proc *leader)
+{
+	struct proc *heir = proc_next_thread(leader, NULL);
+
+	if (heir == p)
+		heir = proc_next_thread(leader, p);
+	for (int i = 0; i < NPROC && heir; i++) {
+		struct proc *c = &ptable[i];
+		struct ksiginfo si = { .signo = c->pdeath_signal, .code = SI_USER, .pid = leader->pid };
+
+		if (c->state == P_UNUSED || c->parent != leader || c->parent_thread != p)
+			continue;
+		c->parent_thread = heir;
+		if (c->pdeath_signal && c->state != P_ZOMBIE)
+			signal_send(c, &si);
+	}
+}
+
+/*
  * The last thread of a process has exited: the process ends (Linux's
  * exit_notify for the group). Orphans go to init (a zombie orphan is reaped
  * by init's wait) and get their PR_SET_PDEATHSIG signal; the parent is told.
@@ -831,6 +855,7 @@ static void group_end(struct proc *leader)
 			struct ksiginfo si = { .signo = c->pdeath_signal, .code = SI_USER, .pid = leader->pid };
 
 			c->parent = init_proc;
+			c->parent_thread = init_proc;
 			if (c->pdeath_signal && c->state != P_ZOMBIE)
 				signal_send(c, &si);
 		}
@@ -897,6 +922,8 @@ void proc_exit(int wait_status)
 		p->wait_status = wait_status;
 	}
 	p->state = P_ZOMBIE;
+	if (leader->nr_threads > 1)
+		reparent_to_thread(p, leader);
 	if (--leader->nr_threads == 0)
 		group_end(leader);
 	sched();	/* (an exec waiting for the others to go yields until they have) */
@@ -939,9 +966,13 @@ static void exec_take_leader(struct proc *p, struct proc *leader)
 	p->cminflt = leader->cminflt;
 	p->cmajflt = leader->cmajflt;
 	p->cmaxrss_kb = leader->cmaxrss_kb;
+	p->parent_thread = leader->parent_thread;
 	for (int i = 0; i < NPROC; i++)
-		if (ptable[i].state != P_UNUSED && ptable[i].parent == leader)
+		if (ptable[i].state != P_UNUSED && ptable[i].parent == leader) {
 			ptable[i].parent = p;
+			if (ptable[i].parent_thread == leader)
+				ptable[i].parent_thread = p;
+		}
 	if (init_proc == leader)
 		init_proc = p;
 	proc_free(leader);

@@ -133,7 +133,8 @@ struct proc {
 	char cmdline[CMDLINE_KEPT];	/* argv at exec, NUL-separated (/proc/<pid>/cmdline) */
 	int cmdline_len;
 	unsigned personality;		/* personality(2); kept by fork and exec (kernel/exec.c) */
-	int pdeath_signal;		/* prctl(PR_SET_PDEATHSIG): sent when the parent exits */
+	int pdeath_signal;		/* prctl(PR_SET_PDEATHSIG): sent when the parent thread exits */
+	struct proc *parent_thread;	/* group: the thread that made this process (Linux's real_parent) */
 	unsigned long tagged_addr_ctrl;	/* prctl(PR_SET_TAGGED_ADDR_CTRL), arm64 */
 	/* credentials: real, effective, saved ids (capable = euid 0, see cred.c) */
 	u32 uid[3], gid[3];

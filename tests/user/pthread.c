@@ -11,8 +11,9 @@
  * for a child of another, sched_{get,set}affinity, thread stacks in
  * /proc/self/maps (no [stack:tid] label since Linux 4.5), getrusage and
  * the CPU-time clocks per thread and per process, SIGSTOP/SIGCONT
- * stopping and resuming every thread (a group stop, reported once), and
- * /proc/self/task with each thread's status.
+ * stopping and resuming every thread (a group stop, reported once),
+ * /proc/self/task with each thread's status, and PR_SET_PDEATHSIG firing
+ * when the parent thread exits.
  *
  * The test libc's small thread library (tests/lib/src/pthread.c) runs the
  * create/join, atomics, mutex and condition variable parts; the rest is glibc's.
@@ -33,6 +34,7 @@
 #include <sys/wait.h>
 #ifdef __GLIBC__
 #include <dirent.h>
+#include <sys/prctl.h>
 #endif
 #include "tap.h"
 
@@ -773,6 +775,58 @@ static void task_dir(void)
 	close(task_pipe[1]);
 }
 
+/* PR_SET_PDEATHSIG fires when the parent *thread* exits, the process living on. */
+static volatile sig_atomic_t pdeath_got;
+static int pdeath_pipe[2];
+
+static void pdeath_handler(int sig)
+{
+	pdeath_got = sig;
+}
+
+/* The thread makes a child that asks for SIGUSR1 at its parent's death, waits until it has, and exits. */
+static void *pdeath_thread(void *arg)
+{
+	pid_t pid;
+	char c;
+
+	(void)arg;
+	pid = fork();
+	if (pid == 0) {
+		signal(SIGUSR1, pdeath_handler);
+		prctl(PR_SET_PDEATHSIG, SIGUSR1);
+		if (write(pdeath_pipe[1], "r", 1) != 1)
+			_exit(3);
+		for (int i = 0; i < 2000 && !pdeath_got; i++)
+			usleep(1000);
+		_exit(pdeath_got == SIGUSR1 ? 0 : 1);
+	}
+	if (read(pdeath_pipe[0], &c, 1) != 1)
+		return (void *)-1L;
+	return (void *)(long)pid;
+}
+
+static void pdeath(void)
+{
+	pthread_t t;
+	void *v;
+	int st = -1;
+
+	if (pipe(pdeath_pipe) != 0) {
+		tap_ok(0, "pipe for the pdeath case (errno %d)", errno);
+		return;
+	}
+	pthread_create(&t, NULL, pdeath_thread, NULL);
+	pthread_join(t, &v);
+	if ((long)v > 0)
+		waitpid((pid_t)(long)v, &st, 0);
+	tap_ok((long)v > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	       "PR_SET_PDEATHSIG: the child gets its signal when the thread that made it exits, the process living on "
+	       "(status %#x)", st);
+	close(pdeath_pipe[0]);
+	close(pdeath_pipe[1]);
+}
+
 /* Group stop: counters in shared memory, one per thread of the child. */
 static volatile long *stop_counters;
 
@@ -1022,6 +1076,7 @@ int main(int argc, char **argv)
 	usage();
 	group_stop();
 	task_dir();
+	pdeath();
 	wait_other();
 	affinity();
 	maps();

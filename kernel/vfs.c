@@ -167,14 +167,14 @@ long procfs_open(const char *path, int flags, struct file **out)
 
 	if ((err = procfs_open_special(path, flags, out)) != 1)
 		return err;	/* pagemap, mem */
-	if ((flags & O_ACCMODE) != O_RDONLY && !sysctl)
-		return -EACCES;
+	if ((flags & O_ACCMODE) != O_RDONLY && (!sysctl || current_proc()->uid[1] != 0))
+		return -EACCES;	/* a sysctl is root's 0644 file: only euid 0 writes it */
 	f = file_alloc();
 	if (!f)
 		return -ENFILE;
 	f->ops = fail_alloc ? &fail_alloc_ops : vm_sysctl ? &vm_sysctl_ops : sysctl ? &sysctl_ops : &procfs_ops;
 	f->sysctl = vm_sysctl;
-	f->st.mode = S_IFREG | 0444;
+	f->st.mode = S_IFREG | (sysctl ? 0644 : 0444);
 	f->st.nlink = 1;
 	err = procfs_generate(path, f);
 	if (!err && (f->st.mode & S_IFMT) == S_IFDIR)

@@ -9,6 +9,7 @@
  * Id changes run in forked children, which report through their exit status.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <grp.h>
 #include <signal.h>
 #include <stdio.h>
@@ -105,6 +106,24 @@ static int gid_rules(void)
 	return 0;
 }
 
+/* A sysctl is root's 0644 file: an unprivileged process reads it and may not write it. */
+static int sysctl_rules(void)
+{
+	int fd;
+
+	if (setuid(1234))
+		return 1;
+	errno = 0;
+	fd = open("/proc/sys/vm/overcommit_memory", O_WRONLY);
+	if (fd >= 0 || errno != EACCES)
+		return 2;
+	fd = open("/proc/sys/vm/overcommit_memory", O_RDONLY);
+	if (fd < 0)
+		return 3;
+	close(fd);
+	return 0;
+}
+
 static void test_ids(void)
 {
 	tap_ok(getuid() == 0 && geteuid() == 0 && getgid() == 0 && res_is(0, 0, 0), "the tests run as root");
@@ -114,6 +133,8 @@ static void test_ids(void)
 	       rc);
 	rc = run(uid_root);
 	tap_ok(rc == 0, "setuid(n) by root sets all three; root cannot come back (step %d)", rc);
+	rc = run(sysctl_rules);
+	tap_ok(rc == 0, "an unprivileged process may read a sysctl but not open it for writing: EACCES (step %d)", rc);
 	rc = run(gid_rules);
 	tap_ok(rc == 0, "setgid/setresgid/setregid/setgroups/getgroups and their EINVALs (step %d)", rc);
 	errno = 0;

@@ -121,8 +121,10 @@ long mm_munmap(struct mm *mm, unsigned long start, unsigned long len)
 	end = start + len;
 	v = vma_find_from(mm, start);
 	for (struct vma *w = v; w && w->start < end; w = w->next) {
+		/* LAB mseal: begin */
 		if (w->flags & VM_SEALED)
 			return -EPERM;	/* MS-20: atomic */
+		/* LAB mseal: end */
 		last = w;	/* the last VMA the range reaches */
 	}
 	if (!last)

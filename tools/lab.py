@@ -52,8 +52,9 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..'))
 #
 #   ('host', points, test, regex)     TAP points of build/host/test_<test>
 #                                     whose description matches regex
-#   ('user', points, prog, bootargs)  boot the user initramfs with
-#                                     tests=<prog> (and bootargs): all its points
+#   ('user', points, prog, bootargs[, regex])  boot the user initramfs with
+#                                     tests=<prog> (and bootargs): its points (those
+#                                     whose description matches regex, if given)
 #   ('ktest', points, names, bootargs)  boot with no initramfs, ktest=<names>
 #   ('expect', points, bootargs, [text...])  boot with no initramfs: the share
 #                                     of the texts the console shows
@@ -113,7 +114,7 @@ LABS = {
         'title': 'hugetlb pages cleared exactly once (graded by /proc/zeroed_bytes)',
         'items': [
             ('user', 40, 'hugetlb', ''),
-            ('user', 40, 'hugetlb', 'init_on_alloc=1'),
+            ('user', 40, 'hugetlb', 'init_on_alloc=1', r'zeroed|zero'),
             ('user', 20, 'hugetlb', 'init_on_free=1'),
         ],
     },
@@ -442,7 +443,10 @@ def grade_item(tree, lab, idx, it, timeout, logdir):
             why = f'{what}: {found} of {len(it[3])} expected lines' + (f'; missing "{missing[0]}"' if missing else '')
             return got, why + (f': see {log}' if missing else '')
         allp, plan = tap_points(text)
-        sel = allp
+        rx = [x for x in it[4:] if isinstance(x, str)] if kind == 'user' else []
+        sel = [p for p in allp if re.search(rx[0], p[1])] if rx else allp
+        if rx:
+            what += f' /{rx[0]}/'
         if plan is None or plan != len(allp):
             return 0, f'{what}: did not complete ({len(allp)} points, plan {plan}): see {log}'
     if not sel:

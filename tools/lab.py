@@ -404,7 +404,9 @@ def grade_item(tree, lab, idx, it, timeout, logdir):
         sel = [p for p in allp if rx.search(p[1])]
         what = f'host test {test} /{it[3]}/'
         if plan is None or plan != len(allp):
-            return 0, f'{what}: did not complete (status {st}, {len(allp)} points, plan {plan}): see {log}'
+            tail = [l for l in out.split('\n') if l.strip()][-1:] or ['']
+            return 0, (f'{what}: did not complete (status {st}, {len(allp)} points, no plan; it ended with '
+                       f'"{tail[0].strip()[:120]}"): see {log}')
     else:
         vars_ = it[-1] if isinstance(it[-1], dict) else {}
         mk = [f'{k}={v}' for k, v in vars_.items()]

@@ -165,6 +165,19 @@ check-debian: setup
 stress-ng-both: setup
 	@bash tools/stress-ng-both.sh
 
+# Graded labs (docs/labs/README.md, tools/lab.py): a student tree, its grade,
+# and the proof that every lab can be graded (also run by make check).
+LAB ?=
+LABDIR ?=
+GRADE_TIMEOUT ?= 300
+.PHONY: lab-start grade check-labs
+lab-start:
+	@python3 tools/lab.py start $(LAB) $(LABDIR) $(if $(filter 1,$(FORCE)),--force)
+grade: setup
+	@python3 tools/lab.py grade $(LAB) --timeout $(GRADE_TIMEOUT)
+check-labs: setup
+	@python3 tools/lab.py check --timeout $(GRADE_TIMEOUT)
+
 clean:
 	rm -rf build
 include tests/user/user.mk

@@ -110,8 +110,10 @@ static bool pool_grow_one(struct hstate *h)
 
 	if (!pg)
 		return false;
+	/* LAB hugetlb: begin; stub: (void)zero; */
 	if (zero)
 		pg->flags |= PG_PREZEROED;
+	/* LAB hugetlb: end */
 	pool_push(h, pg);
 	h->nr++;
 	return true;
@@ -153,10 +155,12 @@ long hugetlb_reserve(struct hstate *h, u64 n)
 static void huge_page_release(struct hstate *h, struct page *pg)
 {
 	pg->flags &= ~PG_PREZEROED;
+	/* LAB hugetlb: begin */
 	if (init_on_free) {
 		zero_pages(pg, h->order);	/* cleared on the way out: not again at fault */
 		pg->flags |= PG_PREZEROED;
 	}
+	/* LAB hugetlb: end */
 	pg->refcount = 1;
 	pool_push(h, pg);
 }
@@ -277,9 +281,11 @@ static struct page *take_page(struct hstate *h, const struct vma *v)
 	}
 	pg = pool_pop(h);
 	BUG_ON(!pg);
+	/* LAB hugetlb: begin */
 	if (!(pg->flags & PG_PREZEROED))
 		zero_pages(pg, h->order);	/* the one clear this page gets */
 	pg->flags &= ~PG_PREZEROED;
+	/* LAB hugetlb: end */
 	pg->refcount = 1;
 	return pg;
 }

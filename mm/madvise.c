@@ -146,9 +146,11 @@ static long advise_collapse(struct mm *mm, struct vma *v, unsigned long s, unsig
 /* Apply one advice to v's part [s, e) of the range. */
 static long advise_vma(struct mm *mm, struct vma *v, unsigned long s, unsigned long e, int adv)
 {
+	/* LAB mseal: begin; stub: (void)advice_discards; */
 	if ((v->flags & VM_SEALED) && advice_discards(adv) && !(v->flags & VM_WRITE) &&
 	    !(v->flags & VM_SHARED) && !v->name)
 		return -EPERM;	/* MS-26: discarding sealed read-only anonymous memory */
+	/* LAB mseal: end */
 	if ((v->flags & VM_LOCKED) && (adv == MADV_DONTNEED || adv == MADV_FREE || adv == MADV_REMOVE ||
 				       adv == MADV_GUARD_INSTALL || adv == MADV_COLD || adv == MADV_PAGEOUT))
 		return -EINVAL;	/* ML-20: locked memory is not discarded (DONTNEED_LOCKED is) nor aged */

@@ -369,8 +369,10 @@ int mm_fault(struct mm *mm, unsigned long addr, enum fault_access access)
 		set_entry(mm, &c, page_entry(v, pg, v->flags & VM_WRITE));
 		return 0;
 	}
+	/* LAB cow: begin */
 	if (access == FAULT_WRITE && !entry_writable(c.val) && !can_write_now(v, pg))
 		return cow_copy(mm, v, &c, pg);
+	/* LAB cow: end */
 	want = page_entry(v, pg, can_write_now(v, pg));
 	if (want == c.val)
 		return -SEGV_ACCERR;	/* the entry already says no */
@@ -401,6 +403,7 @@ struct copy_ctx {
  */
 static void copy_table(struct mm *src, pteval_t *first, unsigned long n, unsigned long va, void *arg)
 {
+	/* LAB cow: begin; stub: (void)src; (void)first; (void)n; (void)va; (void)entry_writable; ((struct copy_ctx *)arg)->err = -ENOMEM; */
 	struct copy_ctx *cc = arg;
 	bool cow = !(cc->v->flags & VM_SHARED);
 	unsigned ro = vma_prot(cc->v->flags) & ~PT_WRITE;	/* page_entry(v, pg, false) */
@@ -440,6 +443,7 @@ static void copy_table(struct mm *src, pteval_t *first, unsigned long n, unsigne
 		if (protect)
 			pte_update_table(&src->pt, first + done, parent, k, va);
 	}
+	/* LAB cow: end */
 }
 
 /*
@@ -600,6 +604,7 @@ void mm_zap_vma_range(struct mm *mm, struct vma *v, unsigned long start, unsigne
 
 static void protect_entry(struct mm *mm, struct pt_cursor *c, void *arg)
 {
+	/* LAB mprotect: begin; stub: (void)mm; (void)c; (void)arg; */
 	struct vma *v = arg;
 	struct page *pg = entry_page(c->val);
 	pteval_t want;
@@ -609,6 +614,7 @@ static void protect_entry(struct mm *mm, struct pt_cursor *c, void *arg)
 	want = page_entry(v, pg, can_write_now(v, pg));
 	if (want != c->val)
 		set_entry_inplace(mm, c, want);	/* mprotect: the same page, new permissions */
+	/* LAB mprotect: end */
 }
 
 void mm_change_protection(struct mm *mm, struct vma *v, unsigned long start, unsigned long end)
@@ -752,6 +758,7 @@ int mm_write(struct mm *mm, unsigned long va, const void *src, size_t len)
 
 u64 mm_pagemap_entry(struct mm *mm, unsigned long va)
 {
+	/* LAB pagemap: begin; stub: (void)mm; (void)va; return 0; */
 	struct vma *v = vma_find(mm, va);
 	struct pt_cursor c;
 	phys_addr_t pa;
@@ -776,6 +783,7 @@ u64 mm_pagemap_entry(struct mm *mm, unsigned long va)
 	if (maps == 1)
 		e |= PM_EXCLUSIVE;	/* PM-4 */
 	return e | ((pa >> PAGE_SHIFT) & PM_PFN_MASK);	/* PM-1 */
+	/* LAB pagemap: end */
 }
 
 /*

@@ -128,13 +128,17 @@ long mm_munmap(struct mm *mm, unsigned long start, unsigned long len)
 	cut = v->start < start;
 	if (cut && end < v->end && (u64)mm->nvmas >= sysctl_max_map_count)
 		return -ENOMEM;	/* OC-11: a hole in one VMA would pass max_map_count */
+	/* LAB mseal: begin */
 	if (cut && (v->flags & VM_SEALED))
 		return -EPERM;	/* MS-20 */
+	/* LAB mseal: end */
 	if (hugetlb_cut_bad(v, start))
 		return -EINVAL;	/* MU-5 */
 	for (struct vma *w = v; w && w->start < end; w = w->next) {
+		/* LAB mseal: begin */
 		if (w->flags & VM_SEALED)
 			return -EPERM;	/* MS-20: atomic, nothing unmapped */
+		/* LAB mseal: end */
 		last = w;	/* the last VMA the range reaches */
 	}
 	if (hugetlb_cut_bad(last, end))

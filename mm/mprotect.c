@@ -95,8 +95,10 @@ long mm_mprotect(struct mm *mm, unsigned long start, unsigned long len, unsigned
 			return -ENOMEM;	/* MP-10: earlier VMAs keep their change */
 		if ((newbits & ~(v->flags >> 4)) & VM_ACCESS)
 			return -EACCES;	/* MP-12: VM_MAY* missing */
+		/* LAB mseal: begin */
 		if (v->flags & VM_SEALED)
 			return -EPERM;	/* MS-25 / MF-1, before the "unchanged" shortcut */
+		/* LAB mseal: end */
 		tmp = MIN(v->end, end);
 		if ((v->flags & (VM_ACCESS | VM_BTI)) != newbits) {
 			unsigned flags = (v->flags & ~(VM_ACCESS | VM_BTI)) | newbits;

@@ -203,8 +203,10 @@ static long mremap_check(struct mm *mm, unsigned long old, unsigned long *old_le
 	*vp = vma_find(mm, old);
 	if (!*vp)
 		return -EFAULT;	/* MR-5 */
+	/* LAB mseal: begin */
 	if ((*vp)->flags & VM_SEALED)
 		return -EPERM;	/* MR-6 / MS-23 */
+	/* LAB mseal: end */
 	return 0;
 }
 

@@ -286,6 +286,7 @@ bool pt_walk(const struct pt_space *as, unsigned long va, int level, bool alloc,
 /* The highest level whose leaf fits va, pa and size (pages always allowed). */
 static int pick_leaf_level(unsigned long va, phys_addr_t pa, u64 size, unsigned allowed)
 {
+	/* LAB layout: begin; stub: (void)va; (void)pa; (void)size; (void)allowed; return PT_LAST_LEVEL; */
 	for (int l = 0; l < PT_LAST_LEVEL; l++) {
 		u64 sz = pt_level_size(l);
 
@@ -294,6 +295,7 @@ static int pick_leaf_level(unsigned long va, phys_addr_t pa, u64 size, unsigned 
 			return l;
 	}
 	return PT_LAST_LEVEL;
+	/* LAB layout: end */
 }
 
 /* Write n leaves starting at the cursor; they must be invalid or equal already. */
@@ -329,11 +331,13 @@ bool pt_map_range(const struct pt_space *as, unsigned long va, phys_addr_t pa, u
 		unsigned p = prot;
 		struct pt_cursor c;
 
+		/* LAB layout: begin; stub: (void)run; n = 1; */
 		if ((allowed & PT_ALLOW_CONT) && n > 1 && IS_ALIGNED(va, run) &&
 		    IS_ALIGNED(pa, run) && size >= run)
 			p |= PT_CONT;
 		else
 			n = 1;
+		/* LAB layout: end */
 		if (!pt_walk(as, va, level, true, &c))
 			return false;
 		PT_ASSERT(c.level == level, "va 0x%lx: level-%d leaf 0x%llx already there",

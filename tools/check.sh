@@ -3,6 +3,7 @@
 #
 #  1. host unit tests (tests/host/*.mk), under ASan/UBSan, and the scripted
 #     host checks (tests/host/*.sh; gdb_stub.sh attaches the debuggers to QEMU);
+#     then the graded labs (tools/lab.py check: docs/labs);
 #  2. every QEMU configuration in tests/qemu-configs, two at a time;
 #  3. the scripted console sessions (tests/sessions, tools/console-session.py);
 #  4. the user tests on Debian's Linux 6.12, Debian's dynamically linked
@@ -105,6 +106,14 @@ for s in tests/host/*.sh; do
 	tail -n 1 "$res"
 	count "$res" "host-$t"
 done
+
+# --- graded labs (docs/labs, tools/lab.py) -----------------------------------
+# Every lab's student tree (build/labs/NAME) builds and scores less than
+# full; this tree scores full. One point per lab (and one for the markers).
+echo "== labs"
+python3 tools/lab.py check --jobs "$jobs" >"$out/labs.out" 2>&1
+grep -a -v -E '^ok |^  # |^1\.\.|^[0-9]+ passed' "$out/labs.out"
+count "$out/labs.out" "check-labs"
 
 # --- QEMU configurations -----------------------------------------------------
 # tests/qemu-configs: one configuration per line,

@@ -79,6 +79,7 @@ static struct bbml2_repaint_stats repaint;
 
 bool bbml2_noabort(u64 midr, u64 mmfr2)
 {
+	/* LAB bbml2: begin; stub: (void)midr; (void)mmfr2; (void)noabort_parts; return false; */
 	if (MMFR2_BBM(mmfr2) < 2)
 		return false;
 	for (unsigned i = 0; i < sizeof(noabort_parts) / sizeof(noabort_parts[0]); i++) {
@@ -91,6 +92,7 @@ bool bbml2_noabort(u64 midr, u64 mmfr2)
 		return true;
 	}
 	return false;
+	/* LAB bbml2: end */
 }
 
 void arm64_record_caps(struct arm64_cpu_caps *c, u64 entry_el)

@@ -38,7 +38,10 @@ EC_NAMES = {
     0x25: "data abort from EL1", 0x26: "SP alignment", 0x2f: "SError", 0x3c: "BRK",
 }
 MAIR_NAMES = {0: "Normal WB", 1: "Device-nGnRE", 2: "Normal NC", 3: "Device-nGnRnE"}
+# mm/vma.h and mm/mm.h: the flags tos-vmas names besides rwxs
 VM_FLAGS = [(0x0100, "growsdown"), (0x0200, "stack"), (0x0400, "heap"), (0x0800, "account"),
+            (0x00010000, "dontfork"), (0x00020000, "wipeonfork"), (0x00040000, "sealed"),
+            (0x00080000, "noreserve"), (0x00100000, "hugepage"), (0x00200000, "nohugepage"),
             (0x00400000, "hugetlb"), (0x04000000, "bti"), (0x10000000, "locked"),
             (0x20000000, "lockonfault")]
 MASK64 = (1 << 64) - 1

@@ -329,8 +329,10 @@ class TosRegs(gdb.Command):
             print("kernel context: running now (gdb's registers are its kernel registers; try bt)")
             return
         c = p["ctx"]
-        print("kernel context saved by arch_switch(): lr 0x%x sp 0x%x fp 0x%x tpidr_el0 0x%x" %
-              (u64(c["lr"]), u64(c["sp"]), u64(c["fp"]), u64(c["tpidr_el0"])))
+        lr = u64(c["lr"])
+        where = gdb.execute("info symbol 0x%x" % lr, to_string=True).strip()
+        print("kernel context saved by arch_switch(): lr 0x%x (%s) sp 0x%x fp 0x%x tpidr_el0 0x%x" %
+              (lr, where, u64(c["sp"]), u64(c["fp"]), u64(c["tpidr_el0"])))
         print("  " + " ".join("x%d=0x%x" % (19 + k, u64(c["x%d" % (19 + k)])) for k in range(10)))
 
 

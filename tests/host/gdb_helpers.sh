@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # gdb_helpers.sh - the students' gdb commands (tools/gdb/teachos.py, loaded
-# by `make gdb`) give true answers. Two sessions of gdb-multiarch on QEMU's
-# gdb stub, in batch mode, each command's output cut out by markers and
-# checked against facts gdb or QEMU know independently:
+# by `make gdb`) give true answers. Sessions of gdb-multiarch on QEMU's gdb
+# stub, in batch mode, each command's output cut out by markers and checked
+# against facts gdb or QEMU know independently:
 #
 #   arm64 4K/48, the project's shell as /init, stopped at its first read():
 #     tos-ps and tos-current name pid 1 "init" as running; tos-vmas lists as
@@ -12,11 +12,15 @@
 #     pt.linear_base + offset, of kernel_main pt.kimage_pa + its offset, of
 #     the user SP (also by pid) and of all three what QEMU's own MMU
 #     translation says (monitor gva2gpa); an unmapped address is "not mapped"
-#     and QEMU agrees;
-#   arm64 16K/48 (a 2-entry top level: another geometry), no /init, stopped
-#     at page_alloc_init() just after the linear map is built: tos-walk of
-#     the linear map and of kernel_main against gva2gpa again, and
-#     tos-current says there is no process yet.
+#     and QEMU agrees. Then "/bin/hello" typed on the console: stopped at
+#     hello's exit_group, tos-ps shows it running and the shell asleep,
+#     tos-regs 1 the shell's wait4 (x8 = 260) and the context it was
+#     switched out in (sleep_on), tos-vmas 2 hello's text;
+#   arm64 16K/48 (a 2-entry top table), 64K/42 (two levels) and 4K/39 (three),
+#     no /init, stopped at page_alloc_init() just after the linear map is
+#     built: tos-walk reads each layout from the ELF, its walks of the linear
+#     map and of kernel_main agree with gva2gpa and the kernel's variables,
+#     and tos-current says there is no process yet.
 #
 # Then the self-check: the same comparisons fed a doctored transcript (a wrong
 # physical address, a VMA list without [stack]) must fail.
@@ -45,16 +49,17 @@ free_port() {
 	return 1
 }
 
-# session NAME VARS SCRIPT: boot the kernel of make variables VARS halted
-# under QEMU's gdb stub, run gdb (the command `make gdb-cmd` prints, which
-# loads teachos.py) with the command file SCRIPT; output in $out/NAME.gdb.
+# session NAME VARS SCRIPT [INPUT]: boot the kernel of make variables VARS
+# halted under QEMU's gdb stub, with INPUT typed on its console, run gdb (the
+# command `make gdb-cmd` prints, which loads teachos.py) with the command
+# file SCRIPT; output in $out/NAME.gdb.
 session() {
-	local name=$1 vars=$2 script=$3 port qcmd gcmd qpid try
+	local name=$1 vars=$2 script=$3 input=${4:-} port qcmd gcmd qpid try
 	for try in 1 2 3; do
 		port=$(free_port) || { echo "no free port" >"$out/$name.gdb"; return 1; }
 		qcmd=$(eval "make --no-print-directory -s qemu-cmd $vars") || return 1
 		gcmd=$(eval "make --no-print-directory -s gdb-cmd $vars GDB_PORT=$port") || return 1
-		eval "timeout 120 $qcmd -S -gdb tcp:127.0.0.1:$port" </dev/null >"$out/$name.qemu" 2>&1 &
+		printf '%s' "$input" | eval "timeout 120 $qcmd -S -gdb tcp:127.0.0.1:$port" >"$out/$name.qemu" 2>&1 &
 		qpid=$!
 		eval "timeout 90 $gcmd -nx -batch -ex 'set confirm off' -ex 'set pagination off' -x $script" \
 			</dev/null >"$out/$name.gdb" 2>&1
@@ -107,14 +112,8 @@ if ! command -v gdb-multiarch >/dev/null 2>&1; then
 fi
 
 vars4k="ARCH=arm64 INITRD=build/arm64/sh-initramfs.cpio"
-vars16k="ARCH=arm64 GRANULE=16K VA_BITS=48 INIT=none"
 if ! make --no-print-directory -s kernel sh-initramfs ARCH=arm64 >"$out/helpers-4k.build" 2>&1; then
 	not_ok "arm64 kernel or sh-initramfs build failed ($out/helpers-4k.build)"
-	echo "1..$n"
-	exit 1
-fi
-if ! make --no-print-directory -s kernel ARCH=arm64 GRANULE=16K VA_BITS=48 >"$out/helpers-16k.build" 2>&1; then
-	not_ok "arm64 16K/48 kernel build failed ($out/helpers-16k.build)"
 	echo "1..$n"
 	exit 1
 fi
@@ -156,11 +155,20 @@ tos-walk $usp 1
 echo @@ walk-unmapped\n
 tos-walk 0x1000
 monitor gva2gpa 0x1000
+delete
+break sys_exit_group
+continue
+echo @@ ps2\n
+tos-ps
+echo @@ regs1\n
+tos-regs 1
+echo @@ vmas2\n
+tos-vmas 2
 echo @@ end\n
 kill
 EOF
 
-cat >"$out/helpers-16k.cmds" <<'EOF'
+cat >"$out/helpers-boot.cmds" <<'EOF'
 break page_alloc_init
 continue
 echo @@ current\n
@@ -179,7 +187,7 @@ echo @@ end\n
 kill
 EOF
 
-session helpers-4k "$vars4k" "$out/helpers-4k.cmds"
+session helpers-4k "$vars4k" "$out/helpers-4k.cmds" $'/bin/hello\n'
 log=$out/helpers-4k.gdb
 if grep -q -E '^Python Exception|Error occurred in Python|Error in sourced command file' "$log"; then
 	not_ok "4K: a command failed:"
@@ -212,21 +220,42 @@ same "$(walk_pa "$log" walk-usp-pid)" "$(walk_pa "$log" walk-usp)"
 check $? "4K: tos-walk by pid (mm->pt.root) = by TTBR0_EL1"
 part "$log" walk-unmapped | grep -q '^=> not mapped' && part "$log" walk-unmapped | grep -q '^Unmapped'
 check $? "4K: tos-walk of an unmapped address says not mapped, as QEMU does"
+part "$log" ps2 | grep -q -E '^\* +2 +2 P_RUNNING +hello ' && part "$log" ps2 | grep -q -E '^  +1 +1 P_SLEEPING +init '
+check $? "4K: the shell ran /bin/hello: tos-ps shows hello (pid 2) running, init asleep"
+part "$log" regs1 | grep -q -E '^  x8  0x0000000000000104 ' &&
+	part "$log" regs1 | grep -q -E '^kernel context saved by arch_switch\(\): lr 0x[0-9a-f]+ \(sleep_on '
+check $? "4K: tos-regs 1 of the switched-out shell: x8 = 260 (wait4), its context saved in sleep_on()"
+part "$log" vmas2 | grep -q -E '^pid 2 \(hello\) ' && part "$log" vmas2 | grep -q -E ' r-xp .* /bin/hello$'
+check $? "4K: tos-vmas 2 lists hello's own text"
 
-session helpers-16k "$vars16k" "$out/helpers-16k.cmds"
-log16=$out/helpers-16k.gdb
-grep -q -E '^Python Exception|Error occurred in Python|Error in sourced command file' "$log16" &&
-	{ not_ok "16K: a command failed:"; grep -m3 -E 'Python Exception|Error' "$log16" | sed 's/^/  | /'; }
-part "$log16" current | grep -q '^no current process'
-check $? "16K/48: stopped at page_alloc_init: tos-current says there is no process"
-part "$log16" walk-linear | grep -q '16K granule, 48-bit VA, 4 levels' &&
-	part "$log16" walk-kmain | grep -q -E '^  level 0 \(hw L0\) table 0x[0-9a-f]+ \[   1\]'
-check $? "16K/48: tos-walk reads the layout from the ELF (4 levels, a 2-entry top table)"
-walk_agrees "$log16" walk-linear "$(printf '0x%x' $(($(value "$log16" LINEAR_BASE) + 0x123456)))"
-check $? "16K/48: tos-walk of a linear-map address = linear base + offset = QEMU's"
-walk_agrees "$log16" walk-kmain \
-	"$(printf '0x%x' $(($(value "$log16" KIMAGE_PA) + $(value "$log16" KMAIN_OFF))))"
-check $? "16K/48: tos-walk of &kernel_main = image PA + offset = QEMU's"
+# layout_case NAME GRANULE VA_BITS LEVELS: the boot-time session on another layout.
+layout_case() {
+	local name=$1 g=$2 vb=$3 lv=$4 log=$out/helpers-$1.gdb
+	if ! make --no-print-directory -s kernel ARCH=arm64 GRANULE="$g" VA_BITS="$vb" >"$out/helpers-$name.build" 2>&1; then
+		not_ok "$name: kernel build failed ($out/helpers-$name.build)"
+		return
+	fi
+	sed "s/0xffff000000123456/$(printf '0x%x' $(( (~0 << vb) + 0x123456 )))/" "$out/helpers-boot.cmds" \
+		>"$out/helpers-$name.cmds"
+	session "helpers-$name" "ARCH=arm64 GRANULE=$g VA_BITS=$vb INIT=none" "$out/helpers-$name.cmds"
+	grep -q -E '^Python Exception|Error occurred in Python|Error in sourced command file' "$log" &&
+		{ not_ok "$name: a command failed:"; grep -m3 -E 'Python Exception|Error' "$log" | sed 's/^/  | /'; }
+	part "$log" current | grep -q '^no current process'
+	check $? "$name: stopped at page_alloc_init: tos-current says there is no process"
+	part "$log" walk-kmain | grep -q "${g} granule, ${vb}-bit VA, $lv levels"
+	check $? "$name: tos-walk reads the layout from the ELF ($g granule, $vb-bit VA, $lv levels)"
+	walk_agrees "$log" walk-linear "$(printf '0x%x' $(($(value "$log" LINEAR_BASE) + 0x123456)))"
+	check $? "$name: tos-walk of a linear-map address = linear base + offset = QEMU's"
+	walk_agrees "$log" walk-kmain \
+		"$(printf '0x%x' $(($(value "$log" KIMAGE_PA) + $(value "$log" KMAIN_OFF))))"
+	check $? "$name: tos-walk of &kernel_main = image PA + offset = QEMU's"
+}
+
+layout_case 16k-48 16K 48 4
+part "$out/helpers-16k-48.gdb" walk-kmain | grep -q -E '^  level 0 \(hw L0\) table 0x[0-9a-f]+ \[   1\]'
+check $? "16k-48: the kernel image is under entry 1 of the 2-entry top table"
+layout_case 64k-42 64K 42 2
+layout_case 4k-39 4K 39 3
 
 # Self-check: doctored copies of the 4K transcript must fail the same tests.
 bad=$out/helpers-doctored.gdb

@@ -105,7 +105,10 @@ run: setup
 # The debugger for this ARCH (arch.mk: GDB, GDB_ARCH) attached to QEMU's gdb
 # stub on GDB_PORT, with the kernel's symbols (tests/host/gdb_stub.sh runs it too).
 GDB_PORT ?= 1234
-GDB_CMD = $(GDB) $(BUILD)/kernel.elf -ex 'set architecture $(GDB_ARCH)' -ex 'target remote localhost:$(GDB_PORT)'
+# arm64: the students' commands (tos-help lists them), tools/gdb/teachos.py;
+# MicroBlaze's gdb has no Python.
+GDB_SCRIPTS = $(if $(filter arm64,$(ARCH)),-x tools/gdb/teachos.py)
+GDB_CMD = $(GDB) $(BUILD)/kernel.elf -ex 'set architecture $(GDB_ARCH)' -ex 'target remote localhost:$(GDB_PORT)' $(GDB_SCRIPTS)
 gdb-cmd:
 	@echo "$(GDB_CMD)"
 

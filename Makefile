@@ -165,6 +165,11 @@ check-debian: setup
 stress-ng-both: setup
 	@bash tools/stress-ng-both.sh
 
+# Pictures of the address space: boots, then SVGs and index.html in build/pictures (tools/pictures.sh).
+.PHONY: pictures
+pictures: setup
+	@bash tools/pictures.sh
+
 clean:
 	rm -rf build
 include tests/user/user.mk

@@ -501,54 +501,88 @@ def user_space(vmas, d, path, src):
                   note, regions, 0, top_va, d.geo.page if d else 4096, groups)
 
 
+TREE_KINDS = ['table', 'block', 'block+cont', 'page', 'page+cont', 'invalid', 'unshown']
+TREE_WIDE = 6      # up to this many tables in a level: wide boxes with their counts
+TREE_PER_LINE = 24  # more: narrow boxes, this many to a line
+
+
+def tree_layout(tables, geo, top):
+    """Where each table's box goes: {key: (x, y, width, wide)}, and the picture's size."""
+    pos, y, width = {}, top, 900
+    for level in range(len(geo.levels)):
+        row = sorted(b for (l, b) in tables if l == level)
+        wide = len(row) <= TREE_WIDE
+        bw, gap, per = (380, 40, TREE_WIDE) if wide else (95, 10, TREE_PER_LINE)
+        for j, base in enumerate(row):
+            pos[(level, base)] = (30 + (j % per) * (bw + gap), y + 30 + (j // per) * (70 if wide else 44), bw, wide)
+        lines = (len(row) + per - 1) // per
+        y += 30 + lines * (70 if wide else 44) + 30
+        width = max(width, 60 + min(len(row), per) * (bw + gap))
+    return pos, width, y + 20
+
+
+def draw_table(svg, geo, key, groups, pos):
+    """One table page: its strip of entries (data-* for --verify), contiguous-run ticks,
+    a triangle and a line from each table entry to its child; returns its kind counts."""
+    level, base = key
+    x, y, bw, wide = pos[key]
+    lv = geo.levels[level]
+    ew = bw / lv['entries']
+    if wide:
+        svg.text(x, y - 18, '%s table @ 0x%x' % (lv['name'], base), 10, weight='bold')
+    else:
+        svg.text(x, y - 4, '0x%x' % base, 8)
+    counts = {}
+    for first, count, kind in groups:
+        svg.rect(x + first * ew, y, count * ew, 20, COLOUR[kind], stroke='none',
+                 extra=' class="entries" data-level="%d" data-va="0x%x" data-first="%d" data-count="%d" '
+                 'data-kind="%s"' % (level, base + first * lv['size'], first, count, kind))
+        counts[kind] = counts.get(kind, 0) + count
+        if kind.endswith('+cont') and wide:
+            for i in range(first - first % lv['cont'], first + count + 1, lv['cont']):
+                if first <= i <= first + count:
+                    svg.line(x + i * ew, y, x + i * ew, y + 20, '#000', 0.6)
+        if kind == 'table' and level + 1 < len(geo.levels):
+            for i in range(first, first + count):
+                tx = x + (i + 0.5) * ew
+                svg.add('<polygon points="%.1f,%.1f %.1f,%.1f %.1f,%.1f" fill="%s"/>'
+                        % (tx - 4, y + 20, tx + 4, y + 20, tx, y + 27, COLOUR['table']))
+                child = pos.get((level + 1, base + i * lv['size']))
+                if child and child[3]:   # narrow boxes go in address order, unlinked
+                    svg.line(tx, y + 20, child[0] + child[2] / 2, child[1] - 28, '#4a78c2', 1.0)
+    svg.rect(x, y, bw, 20, 'none', stroke='#222')
+    if wide:
+        svg.text(x, y - 6, '%d entries of %s: %s' % (lv['entries'], size_str(lv['size']), ', '.join(
+            '%s %d' % (k, counts[k]) for k in TREE_KINDS if counts.get(k))), 9)
+    return counts
+
+
 def tree_picture(d, path, title, src):
-    """Every table as a strip of its entries, one row per level, each linked to its parent entry."""
+    """Every table as a strip of its entries, the levels top down, each linked to its parent entry."""
     geo, tables = d.geo, build_tables(d)
-    bw, gap, rowh, top = 380, 40, 130, 120
-    rows = [sorted(b for (l, b) in tables if l == level) for level in range(len(geo.levels))]
-    width = max(len(r) for r in rows) * (bw + gap) + 60
-    svg = Svg(max(width, 900), top + rowh * len(rows) + 40, title)
+    top = 120
+    pos, width, height = tree_layout(tables, geo, top)
+    svg = Svg(width, height, title)
     svg.text(20, 24, title, 16, weight='bold')
     svg.text(20, 44, 'From %s. Each box is one table page: a strip of its %s entries, coloured by what each '
              'entry is; a line joins a table entry to the table it points to.' %
              (src, '/'.join(str(lv['entries']) for lv in geo.levels)), 11)
     svg.text(20, 58, 'Dark ticks mark contiguous runs. Summary line of the dump: ' + d.summary, 11)
-    legend_kinds = ['table', 'block', 'block+cont', 'page', 'page+cont', 'invalid', 'unshown']
-    for i, k in enumerate(legend_kinds):
+    for i, k in enumerate(TREE_KINDS):
         svg.rect(20 + 160 * (i % 4), 70 + 16 * (i // 4), 12, 10, COLOUR[k])
         svg.text(36 + 160 * (i % 4), 79 + 16 * (i // 4), k, 10)
-    pos = {}
-    for level, row in enumerate(rows):
-        for j, base in enumerate(row):
-            pos[(level, base)] = (30 + j * (bw + gap), top + level * rowh + 30)
-    for (level, base), groups in sorted(tables.items()):
-        x, y = pos[(level, base)]
-        lv = geo.levels[level]
-        ew = bw / lv['entries']
-        svg.text(x, y - 18, '%s table @ 0x%x' % (lv['name'], base), 10, weight='bold')
-        svg.text(x, y - 6, '%d entries of %s' % (lv['entries'], size_str(lv['size'])), 9)
-        counts = {}
-        for first, count, kind in groups:
-            svg.rect(x + first * ew, y, count * ew, 20, COLOUR[kind], stroke='none',
-                     extra=' class="entries" data-level="%d" data-va="0x%x" data-first="%d" data-count="%d" '
-                     'data-kind="%s"' % (level, base + first * lv['size'], first, count, kind))
-            counts[kind] = counts.get(kind, 0) + count
-            if kind.endswith('+cont'):
-                for i in range(first - first % lv['cont'], first + count + 1, lv['cont']):
-                    if first <= i <= first + count:
-                        svg.line(x + i * ew, y, x + i * ew, y + 20, '#000', 0.6)
-            if kind == 'table' and level + 1 < len(geo.levels):
-                for i in range(first, first + count):
-                    tx = x + (i + 0.5) * ew
-                    svg.add('<polygon points="%.1f,%.1f %.1f,%.1f %.1f,%.1f" fill="%s"/>'
-                            % (tx - 4, y + 20, tx + 4, y + 20, tx, y + 27, COLOUR['table']))
-                    child = (level + 1, base + i * lv['size'])
-                    if child in pos:
-                        cx, cy = pos[child]
-                        svg.line(x + (i + 0.5) * ew, y + 20, cx + bw / 2, cy - 28, '#4a78c2', 1.0)
-        svg.rect(x, y, bw, 20, 'none', stroke='#222')
-        parts = ['%s %d' % (k, counts[k]) for k in legend_kinds if counts.get(k)]
-        svg.text(x, y + 34, ', '.join(parts), 9)
+    totals = {}
+    for key, groups in sorted(tables.items()):
+        for k, c in draw_table(svg, geo, key, groups, pos).items():
+            totals.setdefault(key[0], {}).setdefault(k, 0)
+            totals[key[0]][k] += c
+    for level, row_counts in totals.items():
+        n = sum(1 for l, _ in tables if l == level)
+        if n > TREE_WIDE:   # narrow boxes carry no counts or links: one line for the level
+            y = min(p[1] for k, p in pos.items() if k[0] == level)
+            svg.text(30, y - 16, '%s: %d tables of %d entries of %s, in address order; %s' % (
+                geo.levels[level]['name'], n, geo.levels[level]['entries'], size_str(geo.size(level)),
+                ', '.join('%s %d' % (k, row_counts[k]) for k in TREE_KINDS if row_counts.get(k))), 10, weight='bold')
     svg.write(path)
 
 

@@ -373,69 +373,75 @@ def log_height(size, page):
     return 12 + 3 * max(0.0, math.log2(size / page))
 
 
-def space_picture(path, title, note, regions, total_lo, total_hi, page, groups):
-    """regions: dicts start, end, kind, label (list of strings); groups: [(name, start, end)]
-    drawn on a linear-scale bar and as brackets beside the log-scale bar."""
-    heights = [log_height(r['end'] - r['start'], page) for r in regions]
-    top = 110
-    H = sum(heights)
-    lin_h = max(H, 400)
-    svg = Svg(1200, int(top + max(H, lin_h) + 60), title)
-    svg.text(20, 24, title, 16, weight='bold')
-    for i, t in enumerate(note):
-        svg.text(20, 44 + 14 * i, t, 11)
-    # Linear scale: the whole range, each group's share to scale (at least 1 px).
-    lx, lw = 30, 50
-    total = total_hi - total_lo
-    svg.text(lx, top - 22, 'linear scale', 10)
-    svg.rect(lx, top, lw, lin_h, COLOUR['invalid'])
+SP_TOP, SP_LX, SP_LW, SP_RX, SP_RW = 110, 30, 50, 330, 70
+
+
+def linear_bar(svg, regions, groups, lo, hi, height):
+    """The whole range on a linear scale: mapped regions and groups, each at least 1 px.
+    Returns each group's (top, bottom) on the bar."""
+    total = hi - lo
+    svg.text(SP_LX, SP_TOP - 22, 'linear scale', 10)
+    svg.rect(SP_LX, SP_TOP, SP_LW, height, COLOUR['invalid'])
     for r in regions:
         if r['kind'] not in ('invalid', 'unshown'):
-            svg.rect(lx + lw * 0.5, top + (r['start'] - total_lo) / total * lin_h, lw * 0.5,
-                     max(1.0, (r['end'] - r['start']) / total * lin_h), COLOUR[r['kind']], stroke='none')
-    ly = {}
+            svg.rect(SP_LX + SP_LW * 0.5, SP_TOP + (r['start'] - lo) / total * height, SP_LW * 0.5,
+                     max(1.0, (r['end'] - r['start']) / total * height), COLOUR[r['kind']], stroke='none')
+    spans = []
     for name, s, e in groups:
-        y0 = top + (s - total_lo) / total * lin_h
-        h = max(1.0, (e - s) / total * lin_h)
-        svg.rect(lx, y0, lw * 0.5, h, '#9ab7e0', extra=' data-group="%s"' % html.escape(name))
-        ly[name] = (y0, y0 + h)
-    # Log scale: every region.
-    rx, rw = 330, 70
-    svg.text(rx, top - 22, 'log scale', 10)
-    svg.text(rx, top - 8, '0x%x' % total_lo, 9)
-    y = top
-    ys = []
+        y0 = SP_TOP + (s - lo) / total * height
+        h = max(1.0, (e - s) / total * height)
+        svg.rect(SP_LX, y0, SP_LW * 0.5, h, '#9ab7e0', extra=' data-group="%s"' % html.escape(name))
+        spans.append((y0, y0 + h))
+    return spans
+
+
+def log_bar(svg, regions, heights, lo, hi):
+    """Every region on the log scale (data-* for --verify), with its permission strip and
+    label. Returns each region's (top, bottom)."""
+    svg.text(SP_RX, SP_TOP - 22, 'log scale', 10)
+    svg.text(SP_RX, SP_TOP - 8, '0x%x' % lo, 9)
+    y, ys = SP_TOP, []
     for r, h in zip(regions, heights):
-        svg.rect(rx, y, rw, h, COLOUR[r['kind']],
+        svg.rect(SP_RX, y, SP_RW, h, COLOUR[r['kind']],
                  extra=' class="region" data-start="0x%x" data-end="0x%x" data-bytes="%d" data-kind="%s"'
                  % (r['start'], r['end'], r['end'] - r['start'], r['kind']))
         if r.get('perm'):
-            svg.rect(rx + rw, y, 8, h, r['perm'][1], stroke='#444')
+            svg.rect(SP_RX + SP_RW, y, 8, h, r['perm'][1], stroke='#444')
         for i, t in enumerate(r['label'][:max(1, int(h // 11))]):
-            svg.text(rx + rw + 14, y + 10 + 11 * i, t, 9)
+            svg.text(SP_RX + SP_RW + 14, y + 10 + 11 * i, t, 9)
         ys.append((y, y + h))
         y += h
-    svg.text(rx, y + 14, '0x%x' % total_hi, 9)
-    # Brackets for the groups, joined to the linear bar.
-    for name, s, e in groups:
+    svg.text(SP_RX, y + 14, '0x%x' % hi, 9)
+    return ys
+
+
+def space_picture(path, title, note, regions, lo, hi, page, groups):
+    """regions: dicts start, end, kind, label (list of strings), perm; groups: [(name, start,
+    end)], drawn on the linear-scale bar and as brackets beside the log-scale bar."""
+    heights = [log_height(r['end'] - r['start'], page) for r in regions]
+    lin_h = max(sum(heights), 400)
+    svg = Svg(1200, int(SP_TOP + lin_h + 60), title)
+    svg.text(20, 24, title, 16, weight='bold')
+    for i, t in enumerate(note):
+        svg.text(20, 44 + 14 * i, t, 11)
+    spans = linear_bar(svg, regions, groups, lo, hi, lin_h)
+    ys = log_bar(svg, regions, heights, lo, hi)
+    for (name, s, e), (a0, a1) in zip(groups, spans):
         idx = [i for i, r in enumerate(regions) if r['start'] >= s and r['end'] <= e]
         if not idx:
             continue
         y0, y1 = ys[idx[0]][0], ys[idx[-1]][1]
-        a0, a1 = ly[name]
+        bx = SP_RX - 24
         svg.add('<polygon points="%.1f,%.1f %.1f,%.1f %.1f,%.1f %.1f,%.1f" fill="#9ab7e0" fill-opacity="0.35" '
-                'stroke="none"/>' % (lx + lw, a0, rx - 24, y0, rx - 24, y1, lx + lw, a1))
-        svg.rect(rx - 24, y0, 10, y1 - y0, '#9ab7e0')
-        svg.text(rx - 28, (y0 + y1) / 2 + 4, name, 10, 'end', weight='bold')
-    ly2 = legend(svg, 900, top + 10, sorted({r['kind'] for r in regions}, key=lambda k: [n for n, _, _ in KINDS].index(k)))
-    perms = []
-    for r in regions:
-        if r.get('perm') and r['perm'] not in perms:
-            perms.append(r['perm'])
-    for name, col in perms:
-        svg.rect(900, ly2 - 9, 12, 10, col)
-        svg.text(916, ly2, name, 10)
-        ly2 += 14
+                'stroke="none"/>' % (SP_LX + SP_LW, a0, bx, y0, bx, y1, SP_LX + SP_LW, a1))
+        svg.rect(bx, y0, 10, y1 - y0, '#9ab7e0')
+        svg.text(bx - 4, (y0 + y1) / 2 + 4, name, 10, 'end', weight='bold')
+    order = [n for n, _, _ in KINDS]
+    y = legend(svg, 900, SP_TOP + 10, sorted({r['kind'] for r in regions}, key=order.index))
+    for name, col in dict.fromkeys(r['perm'] for r in regions if r.get('perm')):
+        svg.rect(900, y - 9, 12, 10, col)
+        svg.text(916, y, name, 10)
+        y += 14
     svg.write(path)
 
 
@@ -601,15 +607,19 @@ def describe_write(oldk, newk, n):
     return '%s -> %s' % (oldk, newk)
 
 
-def timeline_picture(burst, lines, path, src):
-    """One lane per descriptor written, one column per step of the burst."""
-    lanes = []
-    for s in burst:
-        key = (s['space'], s['va'], s['level'], s['n'])
-        if key not in lanes:
-            lanes.append(key)
-    colw, laneh, left, top = 118, 70, 300, 160
-    svg = Svg(left + colw * len(burst) + 60, top + laneh * len(lanes) + 110, 'block split')
+STEP_COLOURS = [('break', '#d1495b', 'write invalid'),
+                ('tlbi', '#f2c14e', 'invalidate the TLBs (dsb before and after)'),
+                ('make', '#5aa469', 'write the new value'),
+                ('inplace', '#4a78c2', 'a write that needs no break')]
+TL_COLW, TL_LANEH, TL_LEFT, TL_TOP = 118, 70, 300, 160
+
+
+def lane_of(s):
+    return (s['space'], s['va'], s['level'], s['n'])
+
+
+def timeline_header(svg, burst, lines, src):
+    """Title, where the trace came from, and the console lines either side of the burst."""
     boot = next((l.strip() for l in lines if l.startswith('bootargs:')), '')
     svg.text(20, 24, 'One block split, step by step (pte_trace)', 16, weight='bold')
     svg.text(20, 44, 'From %s, %s.' % (src, boot), 11)
@@ -621,59 +631,67 @@ def timeline_picture(burst, lines, path, src):
     after = next((lines[i].strip() for i in range(burst[-1]['line'] + 1, len(lines)) if lines[i].strip()), '')
     svg.text(20, 92, 'console before: ' + before[:150], 10, fill='#555')
     svg.text(20, 106, 'console after:  ' + after[:150], 10, fill='#555')
-    state, first_old, last_new = {}, {}, {}
+
+
+def timeline_legend(svg, y):
+    for j, (name, col, desc) in enumerate(STEP_COLOURS):
+        svg.rect(20 + 280 * (j % 2), y + 18 * (j // 2), 12, 10, col)
+        svg.text(36 + 280 * (j % 2), y + 9 + 18 * (j // 2), '%s: %s' % (name, desc), 10)
+    svg.text(20, y + 52, 'A thin bar in a lane is that descriptor\'s kind after its own steps, while others '
+             'are written (colours as in the tree pictures).', 10)
+    svg.text(20, y + 66, '"before" is a lane\'s value when the burst first writes it: for an entry of a table '
+             'linked earlier in the burst, what the table was filled with before it was linked.', 10)
+
+
+def timeline_step(svg, x, y, s, prev, now):
+    """One step's box (data-* for --verify): its name and the change or the TLBI kind."""
+    col = dict((n, c) for n, c, _ in STEP_COLOURS).get(s['step'], '#ccc')
+    svg.rect(x, y + 4, TL_COLW - 12, 42, col,
+             extra=' class="step" data-seq="%d" data-step="%s"' % (s['seq'], s['step']))
+    svg.text(x + 4, y + 17, s['step'], 11, weight='bold', fill='#fff' if s['step'] != 'tlbi' else '#111')
+    if 'newk' in s:
+        svg.text(x + 4, y + 30, '%s ->' % prev, 9, fill='#fff')
+        svg.text(x + 4, y + 41, now, 9, fill='#fff')
+    else:
+        svg.text(x + 4, y + 30, s['detail'], 9)
+
+
+def timeline_picture(burst, lines, path, src):
+    """One lane per descriptor written, one column per step of the burst."""
+    lanes = list(dict.fromkeys(lane_of(s) for s in burst))
+    first_old, last_new = {}, {}
     for s in burst:
-        key = (s['space'], s['va'], s['level'], s['n'])
         if 'oldk' in s:
-            first_old.setdefault(key, s['oldk'])
+            first_old.setdefault(lane_of(s), s['oldk'])
             first_old.setdefault(s['seq'], s['oldk'])
             last_new[s['seq']] = s['newk']
-    for i, key in enumerate(lanes):
-        y = top + i * laneh
-        space, va, level, n = key
+    svg = Svg(TL_LEFT + TL_COLW * len(burst) + 60, TL_TOP + TL_LANEH * len(lanes) + 110, 'block split')
+    timeline_header(svg, burst, lines, src)
+    for i, (space, va, level, n) in enumerate(lanes):
+        y = TL_TOP + i * TL_LANEH
         svg.text(20, y + 14, '%s 0x%x' % (space, va), 10, weight='bold')
         svg.text(20, y + 28, 'level %d, %d entr%s' % (level, n, 'y' if n == 1 else 'ies'), 10)
-        svg.text(20, y + 42, 'before: %s' % first_old.get(key, '?'), 10, fill='#555')
-        svg.line(left - 10, y + 25, left + colw * len(burst), y + 25, '#bbb', 0.6, '2,3')
-    seqs = []
+        svg.text(20, y + 42, 'before: %s' % first_old.get((space, va, level, n), '?'), 10, fill='#555')
+        svg.line(TL_LEFT - 10, y + 25, TL_LEFT + TL_COLW * len(burst), y + 25, '#bbb', 0.6, '2,3')
+    state, seqs = {}, set()
     for j, s in enumerate(burst):
-        x = left + j * colw
-        key = (s['space'], s['va'], s['level'], s['n'])
-        i = lanes.index(key)
-        y = top + i * laneh
-        if s['seq'] not in seqs:
-            seqs.append(s['seq'])
-            svg.line(x - 4, top - 20, x - 4, top + laneh * len(lanes), '#999', 0.6)
-            svg.text(x, top - 22, 'write #%d' % s['seq'], 10, weight='bold')
-            svg.text(x, top - 8, describe_write(first_old[s['seq']], last_new[s['seq']], s['n']), 9)
+        x, key = TL_LEFT + j * TL_COLW, lane_of(s)
+        if s['seq'] not in seqs:    # a write's first step: a divider and what the write did
+            seqs.add(s['seq'])
+            svg.line(x - 4, TL_TOP - 20, x - 4, TL_TOP + TL_LANEH * len(lanes), '#999', 0.6)
+            svg.text(x, TL_TOP - 22, 'write #%d' % s['seq'], 10, weight='bold')
+            svg.text(x, TL_TOP - 8, describe_write(first_old[s['seq']], last_new[s['seq']], s['n']), 9)
         prev = state.get(key, first_old.get(key, '?'))
         if s['step'] == 'break':
             state[key] = 'invalid'
         elif s['step'] in ('make', 'inplace'):
             state[key] = s['newk']
-        col = {'break': '#d1495b', 'tlbi': '#f2c14e', 'make': '#5aa469', 'inplace': '#4a78c2'}.get(s['step'], '#ccc')
-        svg.rect(x, y + 4, colw - 12, 42, col, extra=' class="step" data-seq="%d" data-step="%s"' % (s['seq'], s['step']))
-        svg.text(x + 4, y + 17, s['step'], 11, weight='bold', fill='#fff' if s['step'] != 'tlbi' else '#111')
-        if 'newk' in s:
-            svg.text(x + 4, y + 30, '%s ->' % prev, 9, fill='#fff')
-            svg.text(x + 4, y + 41, state[key], 9, fill='#fff')
-        else:
-            svg.text(x + 4, y + 30, s['detail'], 9)
+        timeline_step(svg, x, TL_TOP + lanes.index(key) * TL_LANEH, s, prev, state.get(key, prev))
         for k2 in lanes:
             if k2 != key and k2 in state:
-                yy = top + lanes.index(k2) * laneh
-                svg.rect(x, yy + 20, colw - 12, 10, COLOUR.get(state[k2], '#ccc'), stroke='none')
-    yl = top + laneh * len(lanes) + 20
-    for j, (name, col, desc) in enumerate([('break', '#d1495b', 'write invalid'),
-                                          ('tlbi', '#f2c14e', 'invalidate the TLBs (dsb before and after)'),
-                                          ('make', '#5aa469', 'write the new value'),
-                                          ('inplace', '#4a78c2', 'a write that needs no break')]):
-        svg.rect(20 + 280 * (j % 2), yl + 18 * (j // 2), 12, 10, col)
-        svg.text(36 + 280 * (j % 2), yl + 9 + 18 * (j // 2), '%s: %s' % (name, desc), 10)
-    svg.text(20, yl + 52, 'A thin bar in a lane is that descriptor\'s kind after its own steps, while others '
-             'are written (colours as in the tree pictures).', 10)
-    svg.text(20, yl + 66, '"before" is a lane\'s value when the burst first writes it: for an entry of a table '
-             'linked earlier in the burst, what the table was filled with before it was linked.', 10)
+                svg.rect(x, TL_TOP + lanes.index(k2) * TL_LANEH + 20, TL_COLW - 12, 10,
+                         COLOUR.get(state[k2], '#ccc'), stroke='none')
+    timeline_legend(svg, TL_TOP + TL_LANEH * len(lanes) + 20)
     svg.write(path)
 
 
@@ -784,6 +802,68 @@ def verify_timeline(tap, path, burst):
 
 # ---- main ----
 
+def fail(msg):
+    print('not ok - ' + msg)
+    sys.exit(1)
+
+
+def do_kernel(a, tap, pics):
+    """kernel-space.svg and kernel-tree.svg from the last kernel dump in a.kernel."""
+    dumps = [d for d in parse_dumps(console_lines(a.kernel)) if not d.user]
+    if not dumps:
+        fail('%s: no kernel ptdump (with a "ptdump: levels:" line) found' % a.kernel)
+    d, src = dumps[-1], os.path.basename(a.kernel)
+    space, tree = os.path.join(a.out, 'kernel-space.svg'), os.path.join(a.out, 'kernel-tree.svg')
+    if not a.no_draw:
+        kernel_space(d, space, src)
+        tree_picture(d, tree, 'Kernel page tables', src)
+    pics += [('kernel-space.svg', 'The kernel address space (ptdump)'),
+             ('kernel-tree.svg', 'The kernel page-table tree')]
+    if a.verify:
+        verify_runs(tap, d, 'kernel ptdump')
+        verify_space(tap, space, d.start, d.end, 'kernel-space.svg')
+        verify_tree(tap, d, tree, 'kernel-tree.svg')
+
+
+def do_user(a, tap, pics):
+    """user-space.svg (and user-tree.svg if pagetables were read) from a.user."""
+    lines = console_lines(a.user)
+    vmas = parse_maps(lines)
+    dumps = [d for d in parse_dumps(lines) if d.user]
+    if not vmas:
+        fail('%s: no /proc/PID/maps lines found' % a.user)
+    d, src = (dumps[-1] if dumps else None), os.path.basename(a.user)
+    space, tree = os.path.join(a.out, 'user-space.svg'), os.path.join(a.out, 'user-tree.svg')
+    if not a.no_draw:
+        user_space(vmas, d, space, src)
+        if d:
+            tree_picture(d, tree, 'User page tables (/proc/PID/pagetables)', src)
+    pics.append(('user-space.svg', 'A user address space (/proc/PID/maps)'))
+    if d:
+        pics.append(('user-tree.svg', 'Its page-table tree (/proc/PID/pagetables)'))
+    if a.verify:
+        verify_user(tap, vmas, d)
+        verify_space(tap, space, 0, d.end if d else vmas[-1]['end'], 'user-space.svg')
+        if d:
+            verify_runs(tap, d, 'user pagetables')
+            verify_tree(tap, d, tree, 'user-tree.svg')
+
+
+def do_trace(a, i, t, tap, pics):
+    """split-<i+1>.svg from the first burst of the pte_trace log t with a block split."""
+    lines = console_lines(t)
+    bursts = split_bursts(parse_trace(lines))
+    if not bursts:
+        fail('%s: no pte_trace burst with a block -> table write found' % t)
+    name = 'split-%d.svg' % (i + 1)
+    if not a.no_draw:
+        timeline_picture(bursts[0], lines, os.path.join(a.out, name), os.path.basename(t))
+    boot = next((l.strip() for l in lines if l.startswith('bootargs:')), '')
+    pics.append((name, 'A block split, step by step (%s)' % boot))
+    if a.verify:
+        verify_timeline(tap, os.path.join(a.out, name), bursts[0])
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--kernel', help='console log of a boot with the ptdump bootarg')
@@ -793,60 +873,15 @@ def main():
     ap.add_argument('--verify', action='store_true', help='check the SVGs against the logs (TAP)')
     ap.add_argument('--no-draw', action='store_true', help='with --verify: check the SVGs already in --out')
     a = ap.parse_args()
-    draw = not a.no_draw
     os.makedirs(a.out, exist_ok=True)
     pics, tap = [], Tap()
-
-    def fail(msg):
-        print('not ok - ' + msg)
-        sys.exit(1)
     if a.kernel:
-        dumps = [d for d in parse_dumps(console_lines(a.kernel)) if not d.user]
-        if not dumps:
-            fail('%s: no kernel ptdump (with a "ptdump: levels:" line) found' % a.kernel)
-        d, src = dumps[-1], os.path.basename(a.kernel)
-        if draw:
-            kernel_space(d, os.path.join(a.out, 'kernel-space.svg'), src)
-            tree_picture(d, os.path.join(a.out, 'kernel-tree.svg'), 'Kernel page tables', src)
-        pics += [('kernel-space.svg', 'The kernel address space (ptdump)'),
-                 ('kernel-tree.svg', 'The kernel page-table tree')]
-        if a.verify:
-            verify_runs(tap, d, 'kernel ptdump')
-            verify_space(tap, os.path.join(a.out, 'kernel-space.svg'), d.start, d.end, 'kernel-space.svg')
-            verify_tree(tap, d, os.path.join(a.out, 'kernel-tree.svg'), 'kernel-tree.svg')
+        do_kernel(a, tap, pics)
     if a.user:
-        lines = console_lines(a.user)
-        vmas = parse_maps(lines)
-        dumps = [d for d in parse_dumps(lines) if d.user]
-        if not vmas:
-            fail('%s: no /proc/PID/maps lines found' % a.user)
-        d, src = (dumps[-1] if dumps else None), os.path.basename(a.user)
-        if draw:
-            user_space(vmas, d, os.path.join(a.out, 'user-space.svg'), src)
-        pics.append(('user-space.svg', 'A user address space (/proc/PID/maps)'))
-        if d:
-            if draw:
-                tree_picture(d, os.path.join(a.out, 'user-tree.svg'), 'User page tables (/proc/PID/pagetables)', src)
-            pics.append(('user-tree.svg', 'Its page-table tree (/proc/PID/pagetables)'))
-        if a.verify:
-            verify_user(tap, vmas, d)
-            verify_space(tap, os.path.join(a.out, 'user-space.svg'), 0, d.end if d else vmas[-1]['end'], 'user-space.svg')
-            if d:
-                verify_runs(tap, d, 'user pagetables')
-                verify_tree(tap, d, os.path.join(a.out, 'user-tree.svg'), 'user-tree.svg')
+        do_user(a, tap, pics)
     for i, t in enumerate(a.trace):
-        lines = console_lines(t)
-        bursts = split_bursts(parse_trace(lines))
-        if not bursts:
-            fail('%s: no pte_trace burst with a block -> table write found' % t)
-        name = 'split-%d.svg' % (i + 1)
-        if draw:
-            timeline_picture(bursts[0], lines, os.path.join(a.out, name), os.path.basename(t))
-        boot = next((l.strip() for l in lines if l.startswith('bootargs:')), '')
-        pics.append((name, 'A block split, step by step (%s)' % boot))
-        if a.verify:
-            verify_timeline(tap, os.path.join(a.out, name), bursts[0])
-    if draw:
+        do_trace(a, i, t, tap, pics)
+    if not a.no_draw:
         write_index(a.out, pics)
     if a.verify:
         print('1..%d' % tap.n)

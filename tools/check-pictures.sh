@@ -12,8 +12,9 @@
 #   - tools/pictures.py --verify: the numbers drawn against the logs;
 #   - xmllint --noout on every SVG; rsvg-convert renders one to a PNG;
 #   - a boot without pte_trace printed no trace line (off by default);
-#   - each checker fires: a truncated SVG fails xmllint, and an SVG whose
-#     drawn sizes or entries were changed fails --verify.
+#   - each checker fires: a truncated SVG fails xmllint, an SVG whose
+#     drawn sizes or entries were changed fails --verify, and so does a
+#     maps that lacks a VMA the page tables map.
 set -u
 cd "$(dirname "$0")/.."
 dir=${1:-build/check}
@@ -93,4 +94,9 @@ grep -q '^not ok .*kernel-space.svg: their sizes add up' "$bad/verify.log"
 ok $? "--verify notices a region drawn with the wrong size"
 grep -q '^not ok .*user-tree.svg: the entries drawn count' "$bad/verify.log"
 ok $? "--verify notices a tree drawn with the wrong number of entries"
+# A maps without its [heap] line: the heap's mapped pages lie in no VMA.
+grep -a -v '\[heap\]' "$user" >"$bad/no-heap.log"
+python3 tools/pictures.py --user "$bad/no-heap.log" --out "$bad/no-heap" --verify >"$bad/no-heap.out" 2>&1
+grep -q '^not ok .*every mapped user page lies in a VMA' "$bad/no-heap.out"
+ok $? "--verify notices mapped pages outside every VMA (maps without [heap])"
 finish

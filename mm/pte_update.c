@@ -63,6 +63,18 @@
 
 static u64 nr_bbm, nr_inplace;
 
+void pte_update_counts(u64 *bbm, u64 *inplace)
+{
+	*bbm = nr_bbm;
+	*inplace = nr_inplace;
+}
+
+void pte_update_reset_counts(void)
+{
+	nr_bbm = 0;
+	nr_inplace = 0;
+}
+
 bool pte_trace;
 static u64 trace_seq;
 static bool tracing;	/* a trace line is being printed: do not trace its own writes */
@@ -207,18 +219,6 @@ static void trace_write(const struct pt_space *as, unsigned long va, int level, 
 			trace_step(as, va, level, n, "tlbi", 0, 0, trace_tlbi(rc));
 	}
 	tracing = false;
-}
-
-void pte_update_counts(u64 *bbm, u64 *inplace)
-{
-	*bbm = nr_bbm;
-	*inplace = nr_inplace;
-}
-
-void pte_update_reset_counts(void)
-{
-	nr_bbm = 0;
-	nr_inplace = 0;
 }
 
 /* Invalidate the TLB entries the old values of n entries at va may have left. */

@@ -181,6 +181,11 @@ grade: setup
 check-labs: setup
 	@python3 tools/lab.py check --timeout $(GRADE_TIMEOUT)
 
+# Pictures of the address space: boots, then SVGs and index.html in build/pictures (tools/pictures.sh).
+.PHONY: pictures
+pictures: setup
+	@bash tools/pictures.sh
+
 clean:
 	rm -rf build
 include tests/user/user.mk

@@ -9,6 +9,7 @@
 #include "thp.h"
 #include "mm_check.h"
 #include "fail_alloc.h"
+#include "pgtable.h"
 
 bool opt_ptdump;
 bool opt_help;
@@ -59,6 +60,8 @@ const struct bootarg kernel_params[] = {
 	  "check every user address space after each mm system call, fault, fork and exit; panic on a violation (default 0)" },
 	{ "norandmaps", BA_FLAG, &opt_norandmaps, NULL,
 	  "no address-space randomisation: /proc/sys/kernel/randomize_va_space starts at 0 (as Linux's norandmaps)" },
+	{ "pte_trace", BA_BOOL, &pte_trace, NULL,
+	  "print each step of every live descriptor write (pte_update: break, tlbi, make, inplace), one line per step (default 0)" },
 	{ "fail_alloc", BA_UINT, &fail_alloc_countdown, NULL,
 	  "for tests: fail the Nth page or slab allocation (once; 0: off); /proc/sys/vm/fail_alloc arms it at run time" },
 };

@@ -290,6 +290,13 @@ void pte_update_run(const struct pt_space *as, pteval_t *ptep, unsigned long n,
 void pte_update_table(const struct pt_space *as, pteval_t *ptep, const pteval_t *new, unsigned long n,
 		      unsigned long va);
 
+/*
+ * pte_trace=1 (bootarg): print each step of each choke-point write, one
+ * console line per step ("pte_trace: ..." lines, format in pte_update.c).
+ * Off by default; when off a write costs one load and a branch more.
+ */
+extern bool pte_trace;
+
 /* ---- counters ---- */
 
 struct pt_stats {

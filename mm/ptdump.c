@@ -128,6 +128,28 @@ int ptdump_summary(const struct pt_counts *c, char *buf, size_t size)
 
 /* ---- dumping ---- */
 
+/*
+ * The geometry line, for tools that draw the dump (tools/pictures.py):
+ * per level its name, the size one entry maps, the entries in a table,
+ * whether it may hold leaves and how many entries a contiguous run has.
+ *   ptdump: levels: PGD 512G x512, PUD 1G x512 leaf, PMD 2M x512 leaf cont 16, PTE 4K x512 leaf cont 16
+ */
+static void print_levels(struct pd_out *o)
+{
+	char s[16];
+
+	pd_puts(o, "ptdump: levels:");
+	for (int l = 0; l < PT_LEVELS; l++) {
+		size_str(pt_level_size(l), s, sizeof(s));
+		pd_printf(o, "%s %s %s x%lu", l ? "," : "", arch_pt_level_name(l), s, arch_pt_entries(l));
+		if (arch_pt_leaf_ok(l))
+			pd_puts(o, " leaf");
+		if (arch_pt_cont_entries(l) > 1)
+			pd_printf(o, " cont %u", arch_pt_cont_entries(l));
+	}
+	pd_puts(o, "\n");
+}
+
 struct pd_state {
 	struct pd_out *out;
 	unsigned long start;        /* first VA of the current run */
@@ -226,6 +248,7 @@ static void ptdump_to(const struct pt_space *kernel, struct pd_out *o)
 	st.markers = arch_ptdump_markers(&st.nmarkers);
 	dump_table(&st, kernel->root, 0, KERNEL_ROOT_VA_BASE);
 	print_run(&st, 0);   /* the last run ends at the top of the address space */
+	print_levels(o);
 	pt_count_linear(kernel, &c);
 	ptdump_summary(&c, line, sizeof(line));
 	pd_printf(o, "%s\n", line);
@@ -259,6 +282,7 @@ size_t ptdump_user_buf(const struct pt_space *as, char *buf, size_t size)
 		buf[0] = '\0';
 	dump_table(&st, as->root, 0, 0);
 	print_run(&st, USER_VA_END);
+	print_levels(&o);
 	pt_count_range(as, 0, USER_VA_END - 1, &c);
 	pd_printf(&o, "pagetables: %llu table pages below the root;", (pt_ull)c.tables);
 	for (int level = 0; level < PT_LEVELS; level++) {

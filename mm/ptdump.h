@@ -8,8 +8,10 @@
  *
  * range, size, level name, then (for valid entries) the arch's attribute
  * tokens. Section markers ("---[ Linear Mapping start ]---") come from the
- * arch's marker table. A summary line ends the kernel dump:
+ * arch's marker table. A line giving each level's geometry, then a summary
+ * line end the kernel dump:
  *
+ *   ptdump: levels: PGD 512G x512, PUD 1G x512 leaf, PMD 2M x512 leaf cont 16, PTE 4K x512 leaf cont 16
  *   ptdump: linear map: 4 page-table pages; 1G blocks: 3, 2M blocks: 1, ...
  */
 #ifndef MM_PTDUMP_H
@@ -43,7 +45,7 @@ void ptdump_kernel(const struct pt_space *kernel);
 size_t ptdump_kernel_buf(const struct pt_space *kernel, char *buf, size_t size);
 
 /*
- * The user half of address space as (ptdump format), then a line counting
+ * The user half of address space as (ptdump format), the levels line, then a line counting
  * its table pages and leaves per size: /proc/self/pagetables.
  */
 size_t ptdump_user_buf(const struct pt_space *as, char *buf, size_t size);

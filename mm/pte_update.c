@@ -43,6 +43,21 @@
  * The checker: pte_update_inplace() lets a caller claim a change is safe in
  * place; if the arch predicate disagrees it panics with old, new, va and
  * level. Counters of BBM sequences and in-place updates are kept.
+ *
+ * The trace (pte_trace=1): after each write, one line per step it took,
+ * all sharing the write's sequence number:
+ *
+ *   pte_trace: #7 kernel va=0xffff000040000000 level=1 n=1 break old=0x...(block) new=0x0(invalid)
+ *   pte_trace: #7 kernel va=0xffff000040000000 level=1 n=1 tlbi all-levels
+ *   pte_trace: #7 kernel va=0xffff000040000000 level=1 n=1 make old=0x0(invalid) new=0x...(table)
+ *
+ * Steps: break, tlbi, make for break-before-make; inplace, then tlbi if
+ * the old value was valid, for an in-place write. The space is "kernel" or
+ * "user:ASID"; old and new are the first entry of a run of n. The lines
+ * come after the write is complete: the break's invalid window cannot
+ * print (see BBM above), so the trace says what was done, in order. A
+ * batch (pte_update_table) prints an inplace line per entry as it is
+ * stored, then one tlbi line (n = the batch) for the batch's TLBIs.
  */
 #include "pgtable.h"
 
@@ -59,6 +74,10 @@ void pte_update_reset_counts(void)
 	nr_bbm = 0;
 	nr_inplace = 0;
 }
+
+bool pte_trace;
+static u64 trace_seq;
+static bool tracing;	/* a trace line is being printed: do not trace its own writes */
 
 /* The value entry i of a run gets: new_first moved on by i entries. */
 static pteval_t run_value(pteval_t new_first, unsigned long i, int level)
@@ -132,6 +151,76 @@ static void run_examine(const pteval_t *ptep, unsigned long n, pteval_t new_firs
 		rc->old_table |= arch_pte_is_table(old, level);
 		rc->new_table |= arch_pte_is_table(new, level);
 	}
+}
+
+/* What a descriptor is, for the trace: invalid, table, block or page (+cont). */
+static const char *trace_kind(pteval_t v, int level)
+{
+	if (!arch_pte_valid(v))
+		return "invalid";
+	if (arch_pte_is_table(v, level))
+		return "table";
+	if (level == PT_LAST_LEVEL)
+		return arch_pte_is_cont(v) ? "page+cont" : "page";
+	return arch_pte_is_cont(v) ? "block+cont" : "block";
+}
+
+/* One trace line: step, then either "old=..(kind) new=..(kind)" or a detail word. */
+static void trace_step(const struct pt_space *as, unsigned long va, int level, unsigned long n,
+		       const char *step, pteval_t old, pteval_t new, const char *detail)
+{
+	char space[16];
+
+	if (pt_space_is_user(as))
+		snprintk(space, sizeof(space), "user:%d", as->asid);
+	else
+		snprintk(space, sizeof(space), "kernel");
+	if (detail)
+		printk("pte_trace: #%llu %s va=0x%lx level=%d n=%lu %s %s\n", (pt_ull)trace_seq,
+		       space, va, level, n, step, detail);
+	else
+		printk("pte_trace: #%llu %s va=0x%lx level=%d n=%lu %s old=0x%llx(%s) new=0x%llx(%s)\n",
+		       (pt_ull)trace_seq, space, va, level, n, step, (pt_ull)old,
+		       trace_kind(old, level), (pt_ull)new, trace_kind(new, level));
+}
+
+/* A batch (pte_update_table) entry, traced right after its store, before the batch's barriers. */
+static void trace_batch_entry(const struct pt_space *as, unsigned long va, pteval_t old, pteval_t new)
+{
+	if (tracing)
+		return;
+	tracing = true;
+	trace_seq++;
+	trace_step(as, va, PT_LAST_LEVEL, 1, "inplace", old, new, NULL);
+	tracing = false;
+}
+
+/* The TLBI a write of rc made, in words (tlb_flush_old and write_bbm agree). */
+static const char *trace_tlbi(const struct run_change *rc)
+{
+	if (rc->old_table)
+		return "space";
+	return rc->new_table ? "all-levels" : "leaf";
+}
+
+/* Trace one completed write of n entries at va: bbm or in place. */
+static void trace_write(const struct pt_space *as, unsigned long va, int level, unsigned long n,
+			pteval_t old, pteval_t new, bool bbm, const struct run_change *rc)
+{
+	if (tracing)
+		return;
+	tracing = true;
+	trace_seq++;
+	if (bbm) {
+		trace_step(as, va, level, n, "break", old, ARCH_PTE_INVALID, NULL);
+		trace_step(as, va, level, n, "tlbi", 0, 0, trace_tlbi(rc));
+		trace_step(as, va, level, n, "make", ARCH_PTE_INVALID, new, NULL);
+	} else {
+		trace_step(as, va, level, n, "inplace", old, new, NULL);
+		if (rc->old_valid)
+			trace_step(as, va, level, n, "tlbi", 0, 0, trace_tlbi(rc));
+	}
+	tracing = false;
 }
 
 /* Invalidate the TLB entries the old values of n entries at va may have left. */
@@ -213,10 +302,14 @@ void pte_update_run(const struct pt_space *as, pteval_t *ptep, unsigned long n,
 	run_examine(ptep, n, new_first, level, &rc);
 	if (!rc.changed)
 		return;
+	pteval_t old_first = __builtin_expect(pte_trace, 0) ? arch_pte_read(ptep) : 0;
+
 	if (rc.bbm)
 		write_bbm(as, ptep, n, new_first, va, level, &rc);
 	else
 		write_inplace(as, ptep, n, new_first, va, level, &rc);
+	if (__builtin_expect(pte_trace, 0))
+		trace_write(as, va, level, n, old_first, new_first, rc.bbm, &rc);
 }
 
 /* The descriptor must still hold what the caller read. */
@@ -248,8 +341,11 @@ void pte_update_inplace(const struct pt_space *as, pteval_t *ptep, pteval_t old,
 		panic("pte_update: unsafe in-place change: old 0x%llx new 0x%llx va 0x%lx level %d",
 		      (pt_ull)old, (pt_ull)new, va, level);
 	run_examine(ptep, 1, new, level, &rc);
-	if (rc.changed)
-		write_inplace(as, ptep, 1, new, va, level, &rc);
+	if (!rc.changed)
+		return;
+	write_inplace(as, ptep, 1, new, va, level, &rc);
+	if (__builtin_expect(pte_trace, 0))
+		trace_write(as, va, level, 1, old, new, false, &rc);
 }
 
 /* Contract: see pgtable.h. */
@@ -274,6 +370,8 @@ void pte_update_table(const struct pt_space *as, pteval_t *ptep, const pteval_t 
 			flush[nflush - 1] = i;
 		arch_pte_write(ptep + i, new[i]);
 		nr_inplace++;
+		if (__builtin_expect(pte_trace, 0))
+			trace_batch_entry(as, va + i * PAGE_SIZE, old, new[i]);
 	}
 	arch_dsb_ishst();	/* the new values reach every walker before old copies go */
 	if (nflush > PTE_BATCH_TLBI_MAX) {
@@ -285,4 +383,7 @@ void pte_update_table(const struct pt_space *as, pteval_t *ptep, const pteval_t 
 	if (nflush)
 		arch_dsb_ish();	/* no CPU can still use an old translation */
 	arch_isb();
+	if (__builtin_expect(pte_trace, 0) && nflush && !tracing)
+		trace_step(as, va, PT_LAST_LEVEL, n, "tlbi",
+			   0, 0, nflush > PTE_BATCH_TLBI_MAX ? "space" : "leaf");
 }

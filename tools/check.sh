@@ -5,7 +5,8 @@
 #     host checks (tests/host/*.sh; gdb_stub.sh attaches the debuggers to QEMU);
 #     then the graded labs (tools/lab.py check: docs/labs);
 #  2. every QEMU configuration in tests/qemu-configs, two at a time;
-#  3. the scripted console sessions (tests/sessions, tools/console-session.py);
+#  3. the scripted console sessions (tests/sessions, tools/console-session.py),
+#     then the address-space pictures drawn from those logs (check-pictures.sh);
 #  4. the user tests on Debian's Linux 6.12, Debian's dynamically linked
 #     busybox on both kernels (tools/check-debian.sh), and Linux's mm
 #     selftests on both.
@@ -196,6 +197,14 @@ for s in tests/sessions/*.session; do
 		count "$out/session-$name.res" "$name"
 	done < <(grep -a -E '^run: ' "$out/session-$t.out")
 done
+
+# --- pictures of the address space -------------------------------------------
+# Drawn from the logs of the boots and the session above, then checked
+# (tools/check-pictures.sh: numbers, xmllint, rsvg-convert).
+echo "== pictures"
+bash tools/check-pictures.sh "$out" >"$out/pictures.out" 2>&1
+grep -a -v -E '^ok ' "$out/pictures.out"
+count "$out/pictures.out" "pictures"
 
 # --- the same user tests on Debian's Linux 6.12 -------------------------------
 # Proves the tests expect what Linux does (tools/check-linux.sh).

@@ -76,6 +76,8 @@ dpkg-deb                            dpkg
 clang                               clang
 /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-$(uname -m).a  libclang-rt-14-dev
 python3                             python3
+xmllint                             libxml2-utils
+rsvg-convert                        librsvg2-bin
 "
 
 # Print the packages (one per line, no duplicates) whose check fails.

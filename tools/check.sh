@@ -161,8 +161,15 @@ run_config() {	# run_config LINE: run one configuration into $out/NAME.out
 		>"$out/$name.out" 2>&1
 }
 
+# Longest first, so the two slots do not end with one long boot alone: a
+# configuration's --timeout stands for its length (the results are still
+# shown in file order below).
+mapfile -t by_length < <(for c in "${configs[@]}"; do
+	t=$(echo "$c" | grep -o -E -- '--timeout [0-9]+' | grep -o -E '[0-9]+$')
+	printf '%s\t%s\n' "${t:-0}" "$c"
+done | sort -s -t$'\t' -k1,1nr | cut -f2-)
 running=0
-for c in "${configs[@]}"; do
+for c in "${by_length[@]}"; do
 	run_config "$c" &
 	throttle
 done

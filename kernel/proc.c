@@ -298,7 +298,10 @@ static struct proc *proc_alloc(long *err)
 		return NULL;
 	memset(p, 0, sizeof(*p));
 	p->kstack = page_address(stack);
-	p->pid = p->tgid = next_pid++;
+	do	/* skip a pid a clone3 set_tid took ahead of the counter */
+		p->pid = next_pid++;
+	while (proc_find(p->pid));	/* (p itself is still P_UNUSED) */
+	p->tgid = p->pid;
 	p->group_leader = p;
 	p->nr_threads = 1;
 	p->state = P_EMBRYO;

@@ -46,13 +46,17 @@ long sys_exit_group(const unsigned long *a)
  * flags are refused (EINVAL) rather than ignored. */
 #define CLONE_KNOWN (CSIGNAL | CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_VFORK |	\
 		     CLONE_PARENT | CLONE_THREAD | CLONE_SYSVSEM | CLONE_SETTLS | CLONE_PARENT_SETTID |	\
-		     CLONE_CHILD_CLEARTID | CLONE_DETACHED | CLONE_CHILD_SETTID | CLONE_UNTRACED | CLONE_IO)
+		     CLONE_CHILD_CLEARTID | CLONE_DETACHED | CLONE_CHILD_SETTID | CLONE_UNTRACED | CLONE_IO |	\
+		     CLONE_CLEAR_SIGHAND)
 
 /* What clone and clone3 ask for, decoded. */
+#define PID_MAX 32768	/* Linux's default pid_max on a small machine */
+
 struct clone_req {
 	u64 flags;
 	int exit_signal;
 	unsigned long stack, tls, parent_tid, child_tid;
+	int set_tid;		/* clone3's set_tid[0]: the child's pid, or 0 for the next free one */
 };
 
 /*
@@ -97,9 +101,25 @@ static long do_clone(const struct clone_req *r)
 
 	if (err)
 		return err;
+	if (r->set_tid && proc_find(r->set_tid))
+		return -EEXIST;	/* the pid asked for is in use */
 	child = proc_clone((unsigned long)r->flags, r->stack, r->tls, r->exit_signal, &err);
 	if (!child)
 		return err;
+	if (r->set_tid) {	/* the child has not run: nothing has seen its first pid */
+		child->pid = r->set_tid;
+		if (!(r->flags & CLONE_THREAD))
+			child->tgid = r->set_tid;
+	}
+	if (r->flags & CLONE_CLEAR_SIGHAND)	/* its own table (not CLONE_SIGHAND): handlers back to default */
+		for (int sig = 1; sig <= NSIG; sig++) {
+			struct k_sigaction *act = &child->sighand->act[sig - 1];
+
+			if (act->handler != SIG_IGN)
+				act->handler = SIG_DFL;
+			act->flags = 0;
+			act->mask = 0;
+		}
 	tid = child->pid;
 	if ((r->flags & CLONE_PARENT_SETTID) && copy_to_user((void *)r->parent_tid, &tid, sizeof(tid)))
 		return -EFAULT;	/* (Linux stores it before the child runs and ignores a fault) */
@@ -146,7 +166,12 @@ struct clone_args_user {
  * bytes past the struct this kernel knows must be zero, else E2BIG). The
  * exit signal is a field of its own (EINVAL if not a signal, or given with
  * CLONE_THREAD or CLONE_PARENT); the stack is a base and a size, both or
- * neither (EINVAL). set_tid and cgroups are not supported (EINVAL).
+ * neither (EINVAL). set_tid names the child's pid, as for a privileged
+ * caller in Linux's one pid namespace: set_tid_size 1 (0 without set_tid;
+ * more than one level or a pid outside [1, PID_MAX): EINVAL; EPERM for a
+ * non-root caller; EEXIST if in use). CLONE_CLEAR_SIGHAND resets the
+ * child's handlers (ignored signals stay ignored; EINVAL with
+ * CLONE_SIGHAND). Cgroups are not supported (EINVAL).
  */
 long sys_clone3(const unsigned long *a)
 {
@@ -177,12 +202,26 @@ long sys_clone3(const unsigned long *a)
 		return -EINVAL;	/* clone3 takes the exit signal as a field, and no CLONE_DETACHED */
 	if ((ca.stack == 0) != (ca.stack_size == 0))
 		return -EINVAL;
-	if (ca.set_tid || ca.set_tid_size || (ca.flags & (CLONE_INTO_CGROUP | CLONE_CLEAR_SIGHAND)))
+	if (ca.set_tid_size > 32 || (!ca.set_tid && ca.set_tid_size) || (ca.set_tid && !ca.set_tid_size))
+		return -EINVAL;	/* MAX_PID_NS_LEVEL; an array and its size come together */
+	if ((ca.flags & (CLONE_SIGHAND | CLONE_CLEAR_SIGHAND)) == (CLONE_SIGHAND | CLONE_CLEAR_SIGHAND) ||
+	    (ca.flags & CLONE_INTO_CGROUP))
 		return -EINVAL;
 	r = (struct clone_req){ .flags = ca.flags, .exit_signal = (int)ca.exit_signal,
 				.stack = (unsigned long)(ca.stack + ca.stack_size),	/* stacks grow down */
 				.tls = (unsigned long)ca.tls, .parent_tid = (unsigned long)ca.parent_tid,
 				.child_tid = (unsigned long)ca.child_tid };
+	if (ca.set_tid_size) {
+		int tid;
+
+		if (copy_from_user(&tid, (const void *)(unsigned long)ca.set_tid, sizeof(tid)))
+			return -EFAULT;
+		if (ca.set_tid_size > 1 || tid < 1 || tid >= PID_MAX)
+			return -EINVAL;	/* one pid namespace: one level */
+		if (current_proc()->uid[1] != 0)
+			return -EPERM;	/* CAP_CHECKPOINT_RESTORE / CAP_SYS_ADMIN */
+		r.set_tid = tid;
+	}
 	return do_clone(&r);
 }
 

@@ -1,6 +1,7 @@
 /*
- * pthread.c - threads: clone's flag rules and clone3's argument checks
- * (raw system calls, both libcs), then, with glibc, pthreads over them:
+ * pthread.c - threads: clone's flag rules and clone3's argument checks,
+ * set_tid and CLONE_CLEAR_SIGHAND (raw system calls, both libcs), then,
+ * with glibc, pthreads over them:
  * create/join and exit values, getpid vs gettid, a mutex, a condition
  * variable, TLS, CLONE_FILES and CLONE_FS sharing, tgkill to one thread,
  * per-thread signal masks and kill() picking a thread that does not block
@@ -61,6 +62,85 @@ static long raw_clone3(const void *args, size_t size)
 	return r < 0 ? -errno : r;
 }
 
+/* A fork through clone3 with ca (exit_signal SIGCHLD added) whose child exits
+ * with child(); the child's wait status, or -errno if clone3 failed. */
+static long clone3_fork(uint64_t *ca, int (*child)(void))
+{
+	long pid;
+	int st = 0;
+
+	ca[4] = SIGCHLD;
+	pid = raw_clone3(ca, 11 * sizeof(uint64_t));
+	if (pid == 0)
+		_exit(child());
+	if (pid < 0)
+		return pid;
+	return waitpid((pid_t)pid, &st, 0) == pid ? st : -1000;
+}
+
+static int set_tid_want;
+static int child_is_want(void) { return getpid() == set_tid_want ? 42 : 1; }
+
+/* clone3's set_tid: the child gets the pid asked for (a root caller, one pid namespace). */
+static void clone3_set_tid(void)
+{
+	uint64_t ca[11];
+	int tids[2];
+	long st;
+
+	memset(ca, 0, sizeof(ca));
+	set_tid_want = tids[0] = 20000 + getpid() % 1000;
+	ca[8] = (uintptr_t)tids;
+	ca[9] = 1;
+	st = clone3_fork(ca, child_is_want);
+	tap_ok(st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 42, "clone3 set_tid: the child has the pid asked for (%d, status %#lx)",
+	       tids[0], st);
+	tids[0] = getpid();
+	tap_is_long(clone3_fork(ca, child_is_want), -EEXIST, "clone3 set_tid of a pid in use: EEXIST");
+	tids[0] = 0;
+	tap_is_long(clone3_fork(ca, child_is_want), -EINVAL, "clone3 set_tid 0: EINVAL");
+	tids[0] = tids[1] = 20000 + getpid() % 1000;
+	ca[9] = 2;
+	tap_is_long(clone3_fork(ca, child_is_want), -EINVAL, "clone3 set_tid_size 2 with one pid namespace: EINVAL");
+	ca[8] = 0;
+	ca[9] = 1;
+	tap_is_long(clone3_fork(ca, child_is_want), -EINVAL, "clone3 set_tid_size without set_tid: EINVAL");
+}
+
+static void usr1_handler(int sig) { (void)sig; }
+
+static int child_handlers_cleared(void)
+{
+	struct sigaction a, b;
+
+	sigaction(SIGUSR1, NULL, &a);
+	sigaction(SIGUSR2, NULL, &b);
+	return a.sa_handler == SIG_DFL && b.sa_handler == SIG_IGN ? 42 : 1;
+}
+
+/* CLONE_CLEAR_SIGHAND: the child's handlers are back to default, ignored signals stay ignored. */
+static void clone3_clear_sighand(void)
+{
+	struct sigaction sa, old1, old2;
+	uint64_t ca[11];
+	long st;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = usr1_handler;
+	sigaction(SIGUSR1, &sa, &old1);
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGUSR2, &sa, &old2);
+	memset(ca, 0, sizeof(ca));
+	ca[0] = 0x100000000ull;	/* CLONE_CLEAR_SIGHAND */
+	st = clone3_fork(ca, child_handlers_cleared);
+	tap_ok(st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 42,
+	       "clone3 CLONE_CLEAR_SIGHAND: the child's handler is SIG_DFL, an ignored signal stays ignored (status %#lx)", st);
+	ca[0] |= CLONE_SIGHAND | CLONE_VM;
+	tap_is_long(clone3_fork(ca, child_handlers_cleared), -EINVAL, "clone3 CLONE_CLEAR_SIGHAND with CLONE_SIGHAND: EINVAL");
+	sigaction(SIGUSR1, &old1, NULL);
+	sigaction(SIGUSR2, &old2, NULL);
+}
+
 /* Inconsistent flag sets: Linux's EINVAL rules (nothing is created). */
 static void clone_rules(void)
 {
@@ -102,6 +182,8 @@ static void clone_rules(void)
 
 	tap_ok(pid > 0 && waitpid((pid_t)pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 42,
 	       "clone3 as fork (size 64, exit_signal SIGCHLD): the child ran and exited 42");
+	clone3_set_tid();
+	clone3_clear_sighand();
 }
 
 #include <pthread.h>

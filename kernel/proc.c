@@ -824,6 +824,15 @@ static void mm_release(struct proc *p)
  * it made get another live thread as their parent thread and, as on Linux
  * (forget_original_parent()), their PR_SET_PDEATHSIG signal.
  */
+/* c's parent (thread or process) has died: its PR_SET_PDEATHSIG signal, if it asked for one. */
+static void pdeath_notify(struct proc *c, const struct proc *leader)
+{
+	struct ksiginfo si = { .signo = c->pdeath_signal, .code = SI_USER, .pid = leader->pid };
+
+	if (c->pdeath_signal && c->state != P_ZOMBIE)
+		signal_send(c, &si);
+}
+
 static void reparent_to_thread(struct proc *p, struct proc *leader)
 {
 	struct proc *heir = proc_next_thread(leader, NULL);
@@ -832,13 +841,11 @@ static void reparent_to_thread(struct proc *p, struct proc *leader)
 		heir = proc_next_thread(leader, p);
 	for (int i = 0; i < NPROC && heir; i++) {
 		struct proc *c = &ptable[i];
-		struct ksiginfo si = { .signo = c->pdeath_signal, .code = SI_USER, .pid = leader->pid };
 
 		if (c->state == P_UNUSED || c->parent != leader || c->parent_thread != p)
 			continue;
 		c->parent_thread = heir;
-		if (c->pdeath_signal && c->state != P_ZOMBIE)
-			signal_send(c, &si);
+		pdeath_notify(c, leader);
 	}
 }
 
@@ -855,12 +862,10 @@ static void group_end(struct proc *leader)
 	for (int i = 0; i < NPROC; i++)
 		if (ptable[i].state != P_UNUSED && ptable[i].parent == leader) {
 			struct proc *c = &ptable[i];
-			struct ksiginfo si = { .signo = c->pdeath_signal, .code = SI_USER, .pid = leader->pid };
 
 			c->parent = init_proc;
 			c->parent_thread = init_proc;
-			if (c->pdeath_signal && c->state != P_ZOMBIE)
-				signal_send(c, &si);
+			pdeath_notify(c, leader);
 		}
 	if (leader == init_proc) {
 		int code = (wait_status & 0x7f) ? 128 + (wait_status & 0x7f) : (wait_status >> 8) & 0xff;

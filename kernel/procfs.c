@@ -359,6 +359,16 @@ static const struct procfs_entry procfs_entries[] = {
 	{ "comm", true, e_pidfile, NULL },
 };
 
+/* The decimal number at *s (stopping before it could overflow), *s moved past its digits. */
+static int take_number(const char **s)
+{
+	int n = 0;
+
+	while (**s >= '0' && **s <= '9' && n < 100000000)
+		n = n * 10 + (*(*s)++ - '0');
+	return n;
+}
+
 /*
  * "task/<tid>[/x]" below process *p's directory: *p becomes that thread of
  * the process and *rest "x" ("" for its directory). -ENOENT for a tid that
@@ -368,12 +378,11 @@ static long split_task(struct proc **p, const char **rest)
 {
 	const char *s = *rest + 5;
 	struct proc *t;
-	int tid = 0;
+	int tid;
 
 	if (*s < '0' || *s > '9')
 		return -ENOENT;
-	while (*s >= '0' && *s <= '9' && tid < 100000000)
-		tid = tid * 10 + (*s++ - '0');
+	tid = take_number(&s);
 	if (*s != '/' && *s != '\0')
 		return -ENOENT;
 	t = proc_find(tid);
@@ -402,8 +411,7 @@ static long split_pid(const char *rel, struct proc **p, const char **rest)
 		*p = current_proc();
 		s += 4;
 	} else if (*s >= '0' && *s <= '9') {
-		while (*s >= '0' && *s <= '9' && pid < 100000000)
-			pid = pid * 10 + (*s++ - '0');
+		pid = take_number(&s);
 		if (*s != '/' && *s != '\0')
 			return 0;	/* a name that starts with a digit */
 		*p = proc_find(pid);

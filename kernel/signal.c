@@ -164,17 +164,20 @@ void signal_fork(struct sigstate *child, const struct sigstate *parent)
 	child->restore_saved = false;
 }
 
+void signal_reset_handlers(struct sighand *h)
+{
+	for (int i = 0; i < NSIG; i++) {
+		if (h->act[i].handler != SIG_IGN)
+			h->act[i].handler = SIG_DFL;
+		h->act[i].flags = 0;
+		h->act[i].restorer = 0;
+		h->act[i].mask = 0;
+	}
+}
+
 void signal_exec(struct proc *p)
 {
-	struct k_sigaction *act = p->sighand->act;
-
-	for (int i = 0; i < NSIG; i++) {
-		if (act[i].handler != SIG_IGN)
-			act[i].handler = SIG_DFL;
-		act[i].flags = 0;
-		act[i].restorer = 0;
-		act[i].mask = 0;
-	}
+	signal_reset_handlers(p->sighand);
 	p->sig.altstack_sp = p->sig.altstack_size = 0;
 }
 

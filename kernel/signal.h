@@ -147,6 +147,12 @@ void signal_deliver(struct proc *p, struct pt_regs *regs);
 /* fork: the child inherits actions and mask, not pending signals. */
 void signal_fork(struct sigstate *child, const struct sigstate *parent);
 
+/* Every handler of h back to SIG_DFL (ignored signals stay ignored), flags
+ * and masks cleared: Linux's flush_signal_handlers(), for exec and
+ * clone3's CLONE_CLEAR_SIGHAND. */
+struct sighand;
+void signal_reset_handlers(struct sighand *h);
+
 /* exec: caught signals revert to default; ignored stay ignored; mask kept;
  * no alternate stack. */
 void signal_exec(struct proc *p);

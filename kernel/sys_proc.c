@@ -111,15 +111,8 @@ static long do_clone(const struct clone_req *r)
 		if (!(r->flags & CLONE_THREAD))
 			child->tgid = r->set_tid;
 	}
-	if (r->flags & CLONE_CLEAR_SIGHAND)	/* its own table (not CLONE_SIGHAND): handlers back to default */
-		for (int sig = 1; sig <= NSIG; sig++) {
-			struct k_sigaction *act = &child->sighand->act[sig - 1];
-
-			if (act->handler != SIG_IGN)
-				act->handler = SIG_DFL;
-			act->flags = 0;
-			act->mask = 0;
-		}
+	if (r->flags & CLONE_CLEAR_SIGHAND)	/* its own table (not CLONE_SIGHAND) */
+		signal_reset_handlers(child->sighand);
 	tid = child->pid;
 	if ((r->flags & CLONE_PARENT_SETTID) && copy_to_user((void *)r->parent_tid, &tid, sizeof(tid)))
 		return -EFAULT;	/* (Linux stores it before the child runs and ignores a fault) */

@@ -102,6 +102,8 @@ for s in tests/host/*.sh; do
 	p=$(grep -E '^ok [0-9]+' "$res.log" | grep -c -v '# SKIP')
 	f=$(grep -c -E '^not ok [0-9]+' "$res.log")
 	grep -E '^not ok|^ok .*# SKIP' "$res.log" | sed "s/^/  host-$t: /"
+	# A failing script's own account of why (its "# |" comment lines).
+	[ "$f" = 0 ] || grep -E '^# \|' "$res.log" | head -n 60 | sed "s/^/  host-$t: /"
 	[ "$rc" != 0 ] && [ "$f" = 0 ] && f=1
 	echo "run: host-$t: $p passed, $f failed" >"$res"
 	tail -n 1 "$res"
@@ -241,6 +243,10 @@ count "$out/selftests.out" "linux-selftests"
 
 echo
 if [ ${#failed_names[@]} -gt 0 ]; then
+	# The failing points again, last, where a reader of only the end sees them.
+	echo "failing points (the first 20):"
+	grep -h -a -E '^not ok|^  [^ ]+: not ok' "$out"/*.out "$out"/*.out.log 2>/dev/null |
+		head -n 20 | cut -c1-200 | sed 's/^/  /'
 	echo "failed: ${failed_names[*]}"
 fi
 echo "$total_pass passed, $total_fail failed"

@@ -69,6 +69,16 @@ session() {
 	done
 }
 
+# show_log FILE...: each file's last lines as TAP comments, so a failure seen
+# only in make check's output (a CI run whose tree is gone) says what happened.
+show_log() {
+	local f
+	for f in "$@"; do
+		echo "# | --- $f (last 25 lines)"
+		tail -n 25 "$f" 2>/dev/null | tr -d '\r' | sed 's/^/# | /'
+	done
+}
+
 # part LOG TAG: the lines between "@@ TAG" and the next "@@" marker.
 part() {
 	tr -d '\r' <"$1" | awk -v tag="@@ $2" '$0 == tag { on = 1; next } /^@@ / { on = 0 } on'
@@ -112,7 +122,9 @@ if ! command -v gdb-multiarch >/dev/null 2>&1; then
 fi
 
 vars4k="ARCH=arm64 INITRD=build/arm64/sh-initramfs.cpio"
-if ! make --no-print-directory -s kernel sh-initramfs ARCH=arm64 >"$out/helpers-4k.build" 2>&1; then
+# Builds hold build/.build.lock: gdb_stub.sh, run beside this script by make
+# check, builds the same arm64 kernel in the same tree.
+if ! flock build/.build.lock make --no-print-directory -s kernel sh-initramfs ARCH=arm64 >"$out/helpers-4k.build" 2>&1; then
 	not_ok "arm64 kernel or sh-initramfs build failed ($out/helpers-4k.build)"
 	echo "1..$n"
 	exit 1
@@ -227,11 +239,13 @@ part "$log" regs1 | grep -q -E '^  x8  0x0000000000000104 ' &&
 check $? "4K: tos-regs 1 of the switched-out shell: x8 = 260 (wait4), its context saved in sleep_on()"
 part "$log" vmas2 | grep -q -E '^pid 2 \(hello\) ' && part "$log" vmas2 | grep -q -E ' r-xp .* /bin/hello$'
 check $? "4K: tos-vmas 2 lists hello's own text"
+[ "$fail" = 0 ] || show_log "$log" "$out/helpers-4k.qemu"
 
 # layout_case NAME GRANULE VA_BITS LEVELS: the boot-time session on another layout.
 layout_case() {
-	local name=$1 g=$2 vb=$3 lv=$4 log=$out/helpers-$1.gdb
-	if ! make --no-print-directory -s kernel ARCH=arm64 GRANULE="$g" VA_BITS="$vb" >"$out/helpers-$name.build" 2>&1; then
+	local name=$1 g=$2 vb=$3 lv=$4 log=$out/helpers-$1.gdb failed_before=$fail
+	fail=0
+	if ! flock build/.build.lock make --no-print-directory -s kernel ARCH=arm64 GRANULE="$g" VA_BITS="$vb" >"$out/helpers-$name.build" 2>&1; then
 		not_ok "$name: kernel build failed ($out/helpers-$name.build)"
 		return
 	fi
@@ -249,6 +263,8 @@ layout_case() {
 	walk_agrees "$log" walk-kmain \
 		"$(printf '0x%x' $(($(value "$log" KIMAGE_PA) + $(value "$log" KMAIN_OFF))))"
 	check $? "$name: tos-walk of &kernel_main = image PA + offset = QEMU's"
+	[ "$fail" = 0 ] || show_log "$log" "$out/helpers-$name.qemu"
+	[ "$failed_before" = 0 ] || fail=1
 }
 
 layout_case 16k-48 16K 48 4

@@ -88,7 +88,9 @@ run_case() {
 		fi
 		return
 	fi
-	if ! eval "make --no-print-directory -s kernel $vars" >"$out/$name.build" 2>&1; then
+	# The build lock: gdb_helpers.sh, run beside this script by make check,
+	# builds the same arm64 kernel in the same tree.
+	if ! eval "flock build/.build.lock make --no-print-directory -s kernel $vars" >"$out/$name.build" 2>&1; then
 		not_ok "$name: kernel build failed ($out/$name.build)"
 		not_ok "$name: bt names kernel_main (no kernel)"
 		return

@@ -123,7 +123,7 @@ gdb: $(if $(filter microblaze,$(ARCH)),setup-gdb,setup)
 HOST_TESTS :=
 include $(wildcard tests/host/*.mk)
 HOST_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -fsanitize=address,undefined \
-	-fno-sanitize-recover=all -Iinclude -Ikernel -Imm -Ifs -Itests/host
+	-fno-sanitize-recover=all -DNR_CPUS=1 -Iinclude -Ikernel -Imm -Ifs -Itests/host
 define host_test_rule
 build/host/test_$(1): $$($(1)_SRCS) tests/host/host_env.c $$(wildcard include/*.h tests/host/*.h kernel/*.h mm/*.h tests/host/fake_*/asm/*.h arch/*/include/asm/*.h)
 	@mkdir -p build/host

@@ -76,6 +76,8 @@ static void arch_timer_irq(void *arg)
 	cpu_ticks[cpu] += missed + 1;
 	if (cpu == 0)
 		deliver_ticks(missed + 1);
+	else
+		clock_local_tick();	/* (missed ticks of a secondary are not made up) */
 }
 
 /* Start this (secondary) CPU's tick: its PPI enabled, its first deadline

@@ -41,9 +41,13 @@ bool arch_irqs_enabled(void);
  */
 void arch_spin_lock(u32 *word);
 void arch_spin_unlock(u32 *word);
+#if NR_CPUS > 1
+/* Take the word if it is free (true, acquire ordering); never waits. */
+bool arch_spin_trylock(u32 *word);
+#endif
 
-/* Start the other CPUs, if any (arm64: PSCI CPU_ON; they idle answering
- * IPIs), and print "smp: N CPUs online". */
+/* Start the other CPUs, if any (arm64: PSCI CPU_ON; they answer IPIs and
+ * wait for the scheduler to start), and print "smp: N CPUs online". */
 void arch_smp_boot(void);
 
 /* Sleep until an interrupt is pending (taken only if unmasked; with

@@ -8,6 +8,7 @@
 
 static volatile u64 jiffies;
 static tick_hook_fn tick_hook;
+static tick_hook_fn local_tick_hook;	/* the other CPUs' ticks */
 static struct tick_source *source;
 
 void time_register_tick_source(struct tick_source *src)
@@ -30,6 +31,19 @@ void clock_tick(void)
 	jiffies++;
 	if (hook)
 		hook();
+}
+
+void clock_local_tick(void)
+{
+	tick_hook_fn hook = local_tick_hook;
+
+	if (hook)
+		hook();
+}
+
+void time_set_local_tick_hook(tick_hook_fn fn)
+{
+	local_tick_hook = fn;
 }
 
 tick_hook_fn time_set_tick_hook(tick_hook_fn fn)

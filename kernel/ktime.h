@@ -50,6 +50,11 @@ void clock_tick(void);
 typedef void (*tick_hook_fn)(void);
 tick_hook_fn time_set_tick_hook(tick_hook_fn fn);
 
+/* One tick of a CPU other than CPU 0 (its own timer; jiffies come from
+ * CPU 0): the local hook only (the scheduler's per-CPU share). */
+void clock_local_tick(void);
+void time_set_local_tick_hook(tick_hook_fn fn);
+
 /* Ticks since time_init(). */
 u64 jiffies_read(void);
 

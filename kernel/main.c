@@ -156,6 +156,7 @@ static void __attribute__((noreturn)) start_init(void)
 	random_seed(seed, seed ? (size_t)len : 0);
 	proc_init();
 	time_set_tick_hook(sched_tick);
+	time_set_local_tick_hook(sched_local_tick);
 	init_argv[0] = (char *)opt_init;
 	printk("starting %s\n", opt_init);
 	proc_start_init(opt_init, init_argv, init_envp);

@@ -21,6 +21,7 @@
 #include "slab.h"
 #include "futex.h"
 #include "uaccess.h"
+#include "smp.h"
 
 static struct proc ptable[NPROC];
 static struct cpu cpus[NR_CPUS];	/* this_cpu(): indexed by arch_cpu_id() */
@@ -341,7 +342,12 @@ void yield(void)
 	sched();
 }
 
-/* Run process p until it gives the CPU back. */
+/*
+ * Run process p until it gives the CPU back. Afterwards TTBR0 (or the PID
+ * register) names no address space: a CPU that ran an mm keeps none of it
+ * live, so when the mm is freed (by whichever CPU runs its last thread) no
+ * CPU can still walk its tables or refill TLB entries under its ASID.
+ */
 static void run(struct cpu *c, struct proc *p)
 {
 	p->state = P_RUNNING;
@@ -352,45 +358,106 @@ static void run(struct cpu *c, struct proc *p)
 	arch_switch(&c->sched_ctx, &p->ctx);
 	p->run_ns += ktime_ns() - p->run_start_ns;
 	c->proc = NULL;
+	arch_switch_mm(NULL);
 }
 
-/* The scheduler loop: round robin; idle with interrupts on when nothing runs. */
+/* The next process this CPU may run after table slot *last, round robin
+ * (NULL if none); *last moves to it. */
+static struct proc *pick_next(int *last)
+{
+	unsigned long me = 1ul << arch_cpu_id();
+
+	for (int n = 1; n <= NPROC; n++) {
+		struct proc *p = &ptable[(*last + n) % NPROC];
+
+		if (p->state == P_RUNNABLE && (p->cpus_allowed & me)) {
+			*last = (int)(p - ptable);
+			return p;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * Is there a process this CPU might run? Read without the kernel lock (a
+ * hint: pick_next() decides under it), so that an idle CPU woken by its
+ * tick goes back to sleep without waiting for a lock another CPU may hold
+ * for long, and without taking host time from the CPU that holds it.
+ */
+static bool runnable_hint(void)
+{
+	unsigned long me = 1ul << arch_cpu_id();
+
+	for (int i = 0; i < NPROC; i++) {
+		const volatile struct proc *p = &ptable[i];
+
+		if (p->state == P_RUNNABLE && (p->cpus_allowed & me))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The scheduler loop of this CPU, under the kernel lock (kernel/smp.h):
+ * round robin over the processes this CPU may run; with nothing to run it
+ * lets the lock go and idles with interrupts on (a tick wakes sleepers and
+ * polls the console; a device may wake a reader; another CPU may make a
+ * process runnable) until runnable_hint() sees work, then takes the lock
+ * again.
+ */
 static void __attribute__((noreturn)) scheduler(void)
 {
 	struct cpu *c = this_cpu();
 	int last = 0;
 
+	kernel_lock();
 	for (;;) {
-		bool ran = false;
+		struct proc *p = pick_next(&last);
 
-		for (int n = 1; n <= NPROC; n++) {
-			struct proc *p = &ptable[(last + n) % NPROC];
-
-			if (p->state != P_RUNNABLE)
-				continue;
-			last = (int)(p - ptable);
+		if (p) {
 			run(c, p);
 			if (p->state == P_ZOMBIE && p->autoreap)
 				proc_free(p);	/* an exited thread: off its own kernel stack now */
-			ran = true;
-			break;
+			/* Between two processes, the CPUs waiting for the lock go first
+			 * (a thread that yields while it waits for threads on other CPUs
+			 * to reach the kernel must not keep them out of it). */
+			kernel_unlock();
+			kernel_lock();
+			continue;
 		}
-		if (!ran) {
-			/* Nothing to run: let interrupts in and sleep until one comes
-			 * (the tick wakes sleepers; a device may wake a reader). */
-			u64 t0 = ktime_ns();
+		u64 t0 = ktime_ns();
 
+		kernel_unlock();
+		do {
 			arch_irq_enable();
 			arch_wait_for_interrupt();
 			arch_irq_disable();
-			stats.idle_ns += ktime_ns() - t0;
-		}
+		} while (!runnable_hint());
+		kernel_lock();
+		c->idle_ns += ktime_ns() - t0;
+		stats.idle_ns += ktime_ns() - t0;
 	}
 }
 
-/* C side of a new process's first switch (from ret_from_fork). */
+#if NR_CPUS > 1
+static u32 sched_started;	/* the boot CPU has made init runnable */
+
+void sched_secondary(void)
+{
+	while (!__atomic_load_n(&sched_started, __ATOMIC_ACQUIRE)) {
+		arch_irq_enable();	/* (its tick, or a call from another CPU) */
+		arch_wait_for_interrupt();
+		arch_irq_disable();
+	}
+	scheduler();
+}
+#endif
+
+/* C side of a new process's first switch (from ret_from_fork): on its way
+ * to user mode, so the kernel lock this CPU's scheduler loop took goes. */
 void proc_first_run(void)
 {
+	kernel_unlock();
 }
 
 int sleep_on(const void *chan, u64 wake_ns)
@@ -458,6 +525,10 @@ static void load_tick(void)
 void sched_get_stats(struct sched_stats *st)
 {
 	*st = stats;
+	for (int i = 0; i < NR_CPUS; i++) {
+		st->cpu_user_ns[i] = cpus[i].user_ns;
+		st->cpu_idle_ns[i] = cpus[i].idle_ns;
+	}
 	st->running = st->total = 0;
 	for (int i = 0; i < NPROC; i++) {
 		st->running += ptable[i].state == P_RUNNABLE || ptable[i].state == P_RUNNING;
@@ -484,7 +555,6 @@ void proc_set_cmdline(struct proc *p, char *const argv[])
 void sched_tick(void)
 {
 	u64 now = ktime_ns();
-	struct proc *cur = current_proc();
 	struct ksiginfo alrm = { .signo = SIGALRM, .code = 0x80 /* SI_KERNEL */ };
 
 	for (int i = 0; i < NPROC; i++) {
@@ -505,15 +575,24 @@ void sched_tick(void)
 		}
 	}
 	load_tick();
-	if (cur) {	/* the tick interrupted user mode (the kernel runs with interrupts off) */
-		cur->utime_ns += TICK_NS;
-		stats.user_ns += TICK_NS;
-		itimer_tick(cur->group_leader, ITIMER_VIRTUAL, SIGVTALRM);
-		itimer_tick(cur->group_leader, ITIMER_PROF, SIGPROF);
-	}
 	tty_poll_input();
-	if (cur)
-		this_cpu()->need_resched = true;
+	sched_local_tick();
+}
+
+void sched_local_tick(void)
+{
+	struct cpu *c = this_cpu();
+	struct proc *cur = c->proc;
+
+	if (!cur)
+		return;
+	/* the tick interrupted user mode (the kernel runs with interrupts off) */
+	cur->utime_ns += TICK_NS;
+	c->user_ns += TICK_NS;
+	stats.user_ns += TICK_NS;
+	itimer_tick(cur->group_leader, ITIMER_VIRTUAL, SIGVTALRM);
+	itimer_tick(cur->group_leader, ITIMER_PROF, SIGPROF);
+	c->need_resched = true;
 }
 
 void user_return_work(struct pt_regs *regs)
@@ -672,6 +751,7 @@ struct proc *proc_clone(unsigned long flags, unsigned long child_sp, unsigned lo
 	child->ngroups = parent->ngroups;
 	memcpy(child->groups, parent->groups, sizeof(child->groups[0]) * (size_t)parent->ngroups);
 	child->tagged_addr_ctrl = parent->tagged_addr_ctrl;
+	child->cpus_allowed = parent->cpus_allowed;
 	child->personality = parent->personality;
 	memcpy(child->cmdline, parent->cmdline, (size_t)parent->cmdline_len);
 	child->cmdline_len = parent->cmdline_len;
@@ -1171,6 +1251,7 @@ void proc_start_init(const char *path, char *const argv[], char *const envp[])
 	p->pgid = p->sid = p->pid;
 	tty_set_init_session(p->sid);
 	proc_default_limits(p);
+	p->cpus_allowed = CPUS_ALL;
 	p->mm = mm_create();
 	if (!p->mm)
 		panic("cannot allocate init's address space");
@@ -1189,5 +1270,8 @@ void proc_start_init(const char *path, char *const argv[], char *const envp[])
 	if (err)
 		panic("cannot run %s as init: error %ld", path, -err);
 	p->state = P_RUNNABLE;
+#if NR_CPUS > 1
+	__atomic_store_n(&sched_started, 1, __ATOMIC_RELEASE);	/* the secondaries may schedule */
+#endif
 	scheduler();
 }

@@ -136,6 +136,7 @@ struct proc {
 	int pdeath_signal;		/* prctl(PR_SET_PDEATHSIG): sent when the parent thread exits */
 	struct proc *parent_thread;	/* group: the thread that made this process (Linux's real_parent) */
 	unsigned long tagged_addr_ctrl;	/* prctl(PR_SET_TAGGED_ADDR_CTRL), arm64 */
+	unsigned long cpus_allowed;	/* sched_setaffinity: the CPUs it may run on (CPUS_ALL) */
 	/* credentials: real, effective, saved ids (capable = euid 0, see cred.c) */
 	u32 uid[3], gid[3];
 	int ngroups;
@@ -146,9 +147,10 @@ struct cpu {
 	struct proc *proc;		/* running now, or NULL in the scheduler */
 	struct arch_context sched_ctx;	/* the scheduler loop's context */
 	bool need_resched;		/* set by the tick: yield before returning to user */
+	u64 user_ns, idle_ns;		/* this CPU's user (ticks) and idle (measured) time */
 };
 
-/* This CPU (there is one today; per-CPU state lives here, not in globals). */
+/* This CPU (per-CPU state lives here, not in globals). */
 struct cpu *this_cpu(void);
 static inline struct proc *current_proc(void)
 {
@@ -341,7 +343,8 @@ void user_return_work(struct pt_regs *regs);
 
 /* Whole-system scheduler counters (/proc/stat, /proc/uptime, /proc/loadavg). */
 struct sched_stats {
-	u64 user_ns, idle_ns;	/* CPU time in user mode (ticks) and idle (measured) */
+	u64 user_ns, idle_ns;	/* CPU time in user mode (ticks) and idle (measured), all CPUs */
+	u64 cpu_user_ns[NR_CPUS], cpu_idle_ns[NR_CPUS];	/* the same per CPU */
 	u64 switches, forks;	/* context switches to a process; processes created */
 	unsigned long load[3];	/* 1, 5 and 15 minute load averages, fixed point (FSHIFT 11) */
 	int running, total;	/* runnable now; processes in the table */
@@ -355,8 +358,18 @@ void proc_cpu_times(const struct proc *p, u64 *ut, u64 *st);
 /* Remember argv (NUL-separated, cut at CMDLINE_KEPT) for /proc/<pid>/cmdline. */
 void proc_set_cmdline(struct proc *p, char *const argv[]);
 
-/* The timer tick: account time, wake sleepers, fire interval timers, ask
- * for a reschedule. */
+/* The timer tick of CPU 0: account time, wake sleepers, fire interval
+ * timers, ask for a reschedule. */
 void sched_tick(void);
+/* The tick of any other CPU: only its running process's share (time,
+ * ITIMER_VIRTUAL/PROF, the reschedule). */
+void sched_local_tick(void);
+
+/* Start the scheduler loop on a secondary CPU once the boot CPU runs init
+ * (waits until then, idling); never returns. */
+void __attribute__((noreturn)) sched_secondary(void);
+
+/* CPUs p may run on (sched_setaffinity): a mask of CPU indexes. */
+#define CPUS_ALL (~0ul)
 
 #endif

@@ -14,6 +14,7 @@
 #include "kstring.h"
 #include "errno.h"
 #include "tty.h"
+#include "smp.h"
 #include <stdarg.h>
 
 #define USER_HZ 100	/* the clock ticks of /proc (Linux's USER_HZ) */
@@ -133,18 +134,35 @@ static void gen_status(struct out *o, const struct proc *p)
 	    (unsigned long long)ign, (unsigned long long)cgt);
 }
 
-/* /proc/stat: the CPU line in ticks (user, nice, system, idle, iowait,
- * irq, softirq, steal, guest, guest_nice), cpu0 alike, and the counters. */
+_Static_assert(NR_CPUS <= 10, "gen_sys_stat() names CPUs with one digit");
+
+/* One /proc/stat CPU line in ticks (user, nice, system, idle, iowait, irq,
+ * softirq, steal, guest, guest_nice): system is the rest of `span`. */
+static void stat_cpu_line(struct out *o, const char *name, u64 span, u64 user, u64 idle)
+{
+	u64 sys = span > user + idle ? span - user - idle : 0;
+
+	out(o, "%s %llu 0 %llu %llu 0 0 0 0 0 0\n", name, ticks(user), ticks(sys), ticks(idle));
+}
+
+/* /proc/stat: the "cpu" line for all CPUs, one "cpuN" line per online CPU,
+ * and the counters. */
 static void gen_sys_stat(struct out *o)
 {
 	struct sched_stats s;
-	u64 up = ktime_ns(), sys;
+	u64 up = ktime_ns();
+	int n = smp_num_online();
 
 	sched_get_stats(&s);
-	sys = up > s.user_ns + s.idle_ns ? up - s.user_ns - s.idle_ns : 0;
-	for (int i = 0; i < 2; i++)
-		out(o, "cpu%s %llu 0 %llu %llu 0 0 0 0 0 0\n", i ? "0" : " ", ticks(s.user_ns), ticks(sys),
-		    ticks(s.idle_ns));
+	stat_cpu_line(o, "cpu ", up * (u64)n, s.user_ns, s.idle_ns);
+	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
+		char name[8] = "cpu";
+
+		if (!smp_cpu_online(cpu))
+			continue;
+		name[3] = (char)('0' + cpu);	/* (NR_CPUS <= 10) */
+		stat_cpu_line(o, name, up, s.cpu_user_ns[cpu], s.cpu_idle_ns[cpu]);
+	}
 	out(o, "intr 0\nctxt %llu\nbtime 0\nprocesses %llu\nprocs_running %d\nprocs_blocked 0\nsoftirq 0 0 0 0 0 0 0 0 0 0 0\n",
 	    (unsigned long long)s.switches, (unsigned long long)s.forks, s.running);
 }

@@ -7,8 +7,21 @@
  * others does nothing (there are none).
  *
  * On arm64 (arch/arm64/kernel/smp.c) the secondaries are started through
- * PSCI CPU_ON at boot and run an idle loop that answers IPIs (GIC SGIs).
- * They run no processes yet.
+ * PSCI CPU_ON at boot, answer IPIs (GIC SGIs), and run the scheduler loop
+ * (kernel/proc.c) once the boot CPU starts init.
+ *
+ * The kernel lock: the kernel proper runs on one CPU at a time. A CPU
+ * takes it when it enters the kernel from user mode (a system call, a
+ * fault, an interrupt), when an interrupt arrives in the idle loop, and in
+ * its scheduler loop; it releases it on its way back to user mode and
+ * before it idles. It belongs to the CPU, not to a process: a process that
+ * sleeps or is preempted leaves it to the scheduler loop it switches to,
+ * and one resumed on another CPU releases that CPU's hold. So everything
+ * the one-CPU kernel left unlocked (the process table, the allocators,
+ * every address space, the page cache) is safe as it is, while user code
+ * runs on every CPU at once. A CPU waiting for the lock serves the calls
+ * and the rendezvous other CPUs ask of it, so a holder that calls or
+ * holds the others never waits for a CPU that waits for it.
  */
 #ifndef KERNEL_SMP_H
 #define KERNEL_SMP_H
@@ -57,6 +70,14 @@ void smp_hold_others(void);
 void smp_release_others(void);
 /* The other CPUs are held by this CPU (nonzero nesting depth). */
 bool smp_others_held(void);
+
+/* The kernel lock (above): take it (never twice), release it, and ask
+ * whether this CPU holds it. */
+void kernel_lock(void);
+void kernel_unlock(void);
+bool kernel_lock_held(void);
+/* CPUs the device tree names (the possible CPUs: Linux's nr_cpu_ids). */
+int smp_num_present(void);
 #else
 static inline int smp_num_online(void) { return 1; }
 static inline bool smp_cpu_online(int cpu) { return cpu == 0; }
@@ -77,6 +98,10 @@ static inline void smp_poll(void) { }
 static inline void smp_hold_others(void) { }
 static inline void smp_release_others(void) { }
 static inline bool smp_others_held(void) { return true; }
+static inline void kernel_lock(void) { }
+static inline void kernel_unlock(void) { }
+static inline bool kernel_lock_held(void) { return true; }
+static inline int smp_num_present(void) { return 1; }
 #endif
 
 #endif

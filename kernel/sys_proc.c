@@ -13,6 +13,7 @@
 #include "random.h"
 #include "ktime.h"
 #include "arch.h"
+#include "smp.h"
 
 /* ---- identity ---- */
 
@@ -541,43 +542,82 @@ long sys_sched_yield(const unsigned long *a)
 }
 
 /*
- * CPU affinity, with one CPU (CPU 0) running: the kernel's cpumask is one
- * unsigned long (Linux's cpumask_size() with nr_cpu_ids 1). A thread may
- * run only on CPU 0, so that is every thread's mask; setting one that
- * leaves CPU 0 out is EINVAL, and nothing else needs remembering.
+ * CPU affinity. The kernel's cpumask is one unsigned long (Linux's
+ * cpumask_size() for up to 64 CPUs); a process keeps the CPUs it may run
+ * on (p->cpus_allowed, inherited by fork and clone) and the scheduler
+ * loop of a CPU outside it never picks it (kernel/proc.c).
  */
-#define NR_CPUS_ONLINE	1
-
 static struct proc *affinity_target(int pid)
 {
 	return pid ? proc_find(pid) : current_proc();
 }
 
-/* sched_getaffinity(pid, len, mask): len must hold every CPU and be a
- * multiple of unsigned long (EINVAL); returns the bytes written. */
+/* The online CPUs as a mask. */
+static unsigned long online_cpus(void)
+{
+	unsigned long m = 0;
+
+	for (int cpu = 0; cpu < NR_CPUS; cpu++)
+		if (smp_cpu_online(cpu))
+			m |= 1ul << cpu;
+	return m;
+}
+
+/* sched_getaffinity(pid, len, mask): len must hold every possible CPU and
+ * be a multiple of unsigned long (EINVAL); the mask is the CPUs allowed
+ * and online; returns the bytes written. */
 long sys_sched_getaffinity(const unsigned long *a)
 {
-	unsigned long mask = 1, len = a[1];
+	unsigned long len = a[1], mask;
+	struct proc *t;
 
-	if (len * 8 < NR_CPUS_ONLINE || (len & (sizeof(unsigned long) - 1)))
+	if (len * 8 < (unsigned long)smp_num_present() || (len & (sizeof(unsigned long) - 1)))
 		return -EINVAL;
-	if (!affinity_target(arg_int(a[0])))
+	t = affinity_target(arg_int(a[0]));
+	if (!t)
 		return -ESRCH;
+	mask = t->cpus_allowed & online_cpus();
 	return copy_to_user((void *)a[2], &mask, sizeof(mask)) ? -EFAULT : (long)sizeof(mask);
 }
 
 /* sched_setaffinity(pid, len, mask): a shorter mask is zero-extended, a
- * longer one cut to the kernel's; it must include a CPU that runs. */
+ * longer one cut to the kernel's; it must include an online CPU (EINVAL).
+ * Another user's process needs privilege (EPERM, Linux's check_same_owner).
+ * A process that may no longer run where it is leaves at its next return
+ * to user mode (this one) or its next tick (one running elsewhere). */
 long sys_sched_setaffinity(const unsigned long *a)
 {
+	struct proc *me = current_proc(), *t;
 	unsigned long mask = 0;
 	size_t len = MIN(a[1], sizeof(mask));
 
 	if (copy_from_user(&mask, (const void *)a[2], len))
 		return -EFAULT;
-	if (!affinity_target(arg_int(a[0])))
+	t = affinity_target(arg_int(a[0]));
+	if (!t)
 		return -ESRCH;
-	return (mask & 1) ? 0 : -EINVAL;
+	if (me->uid[1] != 0 && me->uid[1] != t->uid[1] && me->uid[1] != t->uid[0])
+		return -EPERM;
+	mask &= online_cpus();
+	if (!mask)
+		return -EINVAL;
+	t->cpus_allowed = mask;
+	if (t == me && !(mask & (1ul << arch_cpu_id())))
+		this_cpu()->need_resched = true;
+	return 0;
+}
+
+/* getcpu(cpu, node, cache): the CPU the caller runs on now, node 0; either
+ * pointer may be NULL; the third argument is unused (as on Linux). */
+long sys_getcpu(const unsigned long *a)
+{
+	unsigned cpu = (unsigned)arch_cpu_id(), node = 0;
+
+	if (a[0] && copy_to_user((void *)a[0], &cpu, sizeof(cpu)))
+		return -EFAULT;
+	if (a[1] && copy_to_user((void *)a[1], &node, sizeof(node)))
+		return -EFAULT;
+	return 0;
 }
 
 #define REBOOT_MAGIC1		0xfee1dead

@@ -73,7 +73,7 @@ long syscall_dispatch(unsigned long nr, const unsigned long *a);
 	X(prctl) X(setuid) X(setgid) X(setreuid) X(setregid) X(setresuid) X(setresgid) \
 	X(getresuid) X(getresgid) X(getgroups) X(setgroups) X(personality)          \
 	X(clone3) X(futex) X(futex_time64) X(get_robust_list) X(sched_getaffinity)   \
-	X(sched_setaffinity) X(sendfile) X(sendfile64)
+	X(sched_setaffinity) X(sendfile) X(sendfile64) X(getcpu)
 
 /* The file system's calls (fs/). */
 #define FS_SYSCALLS(X)                                                           \

@@ -329,7 +329,7 @@ int hugetlb_fault(struct mm *mm, struct vma *v, unsigned long addr, enum fault_a
 	pteval_t want = huge_entry(v, h, pg, huge_can_write(v, pg));
 
 	if (want == c.val)
-		return -SEGV_ACCERR;
+		return fault_entry_unchanged();
 	huge_set(mm, &c, want);
 	return 0;
 }

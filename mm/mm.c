@@ -375,7 +375,7 @@ int mm_fault(struct mm *mm, unsigned long addr, enum fault_access access)
 	/* LAB cow: end */
 	want = page_entry(v, pg, can_write_now(v, pg));
 	if (want == c.val)
-		return -SEGV_ACCERR;	/* the entry already says no */
+		return fault_entry_unchanged();
 	set_entry_inplace(mm, &c, want);	/* the same page, more permission */
 	return 0;
 }

@@ -67,6 +67,19 @@ struct mm *mm_copy(struct mm *src);
  */
 int mm_fault(struct mm *mm, unsigned long addr, enum fault_access access);
 
+/*
+ * What a fault returns when the entry it finds is already what the VMA
+ * allows (a fault path's "nothing to change"). With several CPUs that is
+ * another CPU's doing: a thread there faulted on the same page, or its
+ * break-before-make was half-way, while this one waited for the kernel
+ * lock - so retry the access (Linux's spurious fault). On one CPU nothing
+ * can have changed it, so the access is one the entry refuses.
+ */
+static inline int fault_entry_unchanged(void)
+{
+	return NR_CPUS > 1 ? 0 : -SEGV_ACCERR;
+}
+
 /* Page-table protection for a VMA's flags (user, never global). */
 unsigned vma_prot(unsigned vm_flags);
 

@@ -16,7 +16,7 @@
 FUZZ_CC ?= clang
 FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	-fsanitize-coverage-ignorelist=tests/host/fuzz-cov-ignore.txt \
-	-Wall -Wextra -Iinclude -Ikernel -Imm -Ifs -Itests/host
+	-Wall -Wextra -DNR_CPUS=1 -Iinclude -Ikernel -Imm -Ifs -Itests/host
 FUZZ_TARGETS := fuzz_fdt fuzz_mm
 FUZZ_TIME ?= 300
 FUZZ_ARGS ?= -max_len=1000 -len_control=0

@@ -1,12 +1,15 @@
 /*
  * cpuinfo.c - /proc/cpuinfo as arm64 Linux prints it: BogoMIPS from the
  * timer frequency, the Features read from the ID registers, and the
- * fields of MIDR_EL1. One CPU runs (SMP is not started yet).
+ * fields of MIDR_EL1, one block per online CPU (the Features are the
+ * boot CPU's: QEMU's CPUs are all alike; the MIDR is each CPU's own).
  */
 #include "types.h"
 #include "printk.h"
 #include "procfs_pid.h"
 #include "arch_arm64.h"
+#include "smp.h"
+#include "bbml2.h"
 
 #define FIELD(reg, shift) (((reg) >> (shift)) & 0xf)
 
@@ -31,14 +34,15 @@ static const struct feature features[] = {
 	{ "asimdfhm", 1, 48, 1, false }, { "flagm", 1, 52, 1, false }, { "ilrcpc", 2, 20, 2, false },
 };
 
-size_t arch_cpuinfo(char *buf, size_t size)
+/* One CPU's block, from the boot CPU's feature registers and its own MIDR. */
+static size_t cpuinfo_one(char *buf, size_t size, int cpu, u64 midr)
 {
 	u64 regs[3] = { read_sysreg(id_aa64pfr0_el1), read_sysreg(id_aa64isar0_el1), read_sysreg(id_aa64isar1_el1) };
-	u64 midr = read_sysreg(midr_el1), freq = read_sysreg(cntfrq_el0);
+	u64 freq = read_sysreg(cntfrq_el0);
 	size_t n = 0;
 
 	/* Linux's BogoMIPS on arm64: twice the timer frequency in MHz. */
-	n += (size_t)snprintk(buf + n, size - n, "processor\t: 0\nBogoMIPS\t: %llu.%02llu\nFeatures\t:",
+	n += (size_t)snprintk(buf + n, size - n, "processor\t: %d\nBogoMIPS\t: %llu.%02llu\nFeatures\t:", cpu,
 			      (unsigned long long)(freq * 2 / 1000000),
 			      (unsigned long long)(freq * 2 / 10000 % 100));
 	for (unsigned i = 0; i < sizeof(features) / sizeof(features[0]) && n < size; i++) {
@@ -55,5 +59,16 @@ size_t arch_cpuinfo(char *buf, size_t size)
 				      "CPU part\t: 0x%03x\nCPU revision\t: %u\n\n",
 				      (unsigned)(midr >> 24) & 0xff, (unsigned)(midr >> 20) & 0xf,
 				      (unsigned)(midr >> 4) & 0xfff, (unsigned)midr & 0xf);
+	return MIN(n, size);
+}
+
+size_t arch_cpuinfo(char *buf, size_t size)
+{
+	size_t n = 0;
+
+	for (int cpu = 0; cpu < NR_CPUS && n + 1 < size; cpu++)
+		if (smp_cpu_online(cpu))
+			n += cpuinfo_one(buf + n, size - n, cpu,
+					 cpu ? arm64_cpu_caps(cpu)->midr : read_sysreg(midr_el1));
 	return n < size ? n : size - 1;
 }

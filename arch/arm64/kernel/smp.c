@@ -19,7 +19,8 @@
  *      now, with every online CPU held in the rendezvous and the new one
  *      still spinning (bbml2.c), before anything runs on it;
  *   4. released, the CPU starts its timer, counts itself online and idles
- *      in WFI with interrupts on, answering IPIs.
+ *      in WFI with interrupts on, answering IPIs, until the boot CPU starts
+ *      init; then it runs the scheduler loop (kernel/proc.c) like CPU 0.
  *
  * Everything a secondary touches before it is online, and everything the
  * rendezvous loop touches, lives in the kernel image (text, .bss, stacks
@@ -35,6 +36,7 @@
 #include "irq.h"
 #include "smp.h"
 #include "spinlock.h"
+#include "proc.h"	/* sched_secondary() */
 #include "pgtable.h"
 #include "bbml2.h"
 #include <asm/smp.h>
@@ -356,9 +358,7 @@ void secondary_start_kernel(u64 cpu, u64 el)
 	arch_timer_start_this_cpu();
 	__atomic_fetch_add(&nr_online, 1, __ATOMIC_ACQ_REL);
 	store_release(&cpu_state[cpu], CPU_ONLINE);
-	arch_irq_enable();
-	for (;;)
-		arch_wait_for_interrupt();
+	sched_secondary();
 }
 
 static const char *psci_error(s64 rc)

@@ -98,6 +98,7 @@ const struct syscall_entry arch_syscalls[] = {
 	SYS(165, getrusage),
 	SYS(166, umask),
 	SYS(167, prctl),
+	SYS(168, getcpu),
 	SYS(169, gettimeofday),
 	SYS(172, getpid),
 	SYS(173, getppid),

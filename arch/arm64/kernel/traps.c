@@ -6,6 +6,7 @@
 #include "printk.h"
 #include "arch.h"
 #include "irq.h"	/* irq_dispatch(): IRQ vectors (added with kernel/irq.c) */
+#include "smp.h"	/* kernel_lock() */
 #include "proc.h"
 #include "mm.h"
 #include "mm_check.h"
@@ -188,16 +189,28 @@ void arm64_exception(struct pt_regs *regs, unsigned long kind)
 	unsigned group = kind >> 2, type = kind & 3;
 
 	if (group == VEC_EL0_64 && (type == VEC_SYNC || type == VEC_IRQ)) {
+		kernel_lock();	/* (kernel/smp.h) released on the way back to user mode */
 		if (type == VEC_SYNC)
 			el0_sync(regs);
 		else
 			irq_dispatch();
 		user_return_work(regs);
+		kernel_unlock();	/* (on the CPU we return on, which holds it now) */
 		return;
 	}
-	/* IRQs taken from EL1 go to the interrupt core (kernel/irq.c). */
+	/* IRQs taken from EL1 (the idle loop, where the kernel lock is not
+	 * held) go to the interrupt core (kernel/irq.c). CPU 0's (every
+	 * device's SPI is routed to it, and its tick wakes sleepers) take the
+	 * kernel lock; a secondary's are its own timer and SGIs, which with no
+	 * process on it touch only per-CPU state and its call slot. */
 	if (type == VEC_IRQ && group == VEC_EL1H) {
+		bool take = arch_cpu_id() == 0 && !kernel_lock_held();
+
+		if (take)
+			kernel_lock();
 		irq_dispatch();
+		if (take)
+			kernel_unlock();
 		return;
 	}
 	if (type == VEC_SYNC && group == VEC_EL1H && ESR_EC(regs->esr) == EC_DABT_CUR) {

@@ -321,6 +321,7 @@ const struct syscall_entry arch_syscalls[] = {
 	SYS(309, ppoll),
 	SYS(311, set_robust_list),
 	SYS(312, get_robust_list),
+	SYS(318, getcpu),
 	SYS(320, utimensat),		/* 32-bit time_t */
 	ADAPT(324, mb_fallocate, "fallocate"),
 	SYS(335, shmat),

@@ -53,6 +53,33 @@ static inline void arm64_spin_lock_llsc(u32 *word)
 			 : [one] "r"(1u) : "memory");
 }
 
+/* One attempt in either form: true if the word was free and is now ours. */
+static inline bool arm64_spin_trylock_lse(u32 *word)
+{
+	u32 old;
+
+	__asm__ volatile(".arch_extension lse\n\t"
+			 "swpa	%w[one], %w[old], %[w]"
+			 : [old] "=&r"(old), [w] "+Q"(*word) : [one] "r"(1u) : "memory");
+	return old == 0;	/* (a held word stays 1: SWPA wrote what was there) */
+}
+
+static inline bool arm64_spin_trylock_llsc(u32 *word)
+{
+	u32 tmp, fail;
+
+	__asm__ volatile("1:	ldaxr	%w[tmp], %[w]\n"
+			 "	cbnz	%w[tmp], 2f\n"
+			 "	stxr	%w[fail], %w[one], %[w]\n"
+			 "	cbnz	%w[fail], 1b\n"	/* lost the monitor, not the lock: again */
+			 "	b	3f\n"
+			 "2:	clrex\n"		/* held: drop the reservation this try made */
+			 "3:\n"
+			 : [tmp] "=&r"(tmp), [fail] "=&r"(fail), [w] "+Q"(*word)
+			 : [one] "r"(1u) : "memory");
+	return tmp == 0;
+}
+
 static inline void arm64_spin_unlock(u32 *word)
 {
 	__asm__ volatile("stlr	wzr, %[w]" : [w] "=Q"(*word) :: "memory");

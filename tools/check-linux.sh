@@ -19,6 +19,7 @@
 #   LINUX_CACHE     where the kernel package is kept (see tools/fetch-linux.sh)
 #   LINUX_TIMEOUT   seconds one boot may take (default 120)
 #   LINUX_MEM       QEMU -m (default 512M)
+#   LINUX_SMP       QEMU -smp (default 1)
 #   LINUX_APPEND    extra kernel command-line words, e.g. "tests=proc,signal"
 #   LINUX_VARIANTS  which boots to run (default "glibc testlibc")
 set -u
@@ -31,7 +32,7 @@ fail() {	# fail NAME MESSAGE: report a boot that could not even start
 
 boot() {	# boot NAME INITRAMFS LOG
 	bash tools/run-qemu.sh --name "$1" --arch arm64 --timeout "${LINUX_TIMEOUT:-120}" --log "$3" -- \
-		qemu-system-aarch64 -M virt -cpu max,pauth-impdef=on -m "${LINUX_MEM:-512M}" -nographic \
+		qemu-system-aarch64 -M virt -cpu max,pauth-impdef=on -m "${LINUX_MEM:-512M}" -smp "${LINUX_SMP:-1}" -nographic \
 		-no-reboot -kernel "$vmlinuz" -initrd "$2" \
 		-append "console=ttyAMA0 quiet panic=-1 poweroff=1 ${LINUX_APPEND:-}"
 }

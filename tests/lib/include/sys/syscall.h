@@ -109,6 +109,7 @@
 #define SYS_get_robust_list __SC(100, 312)
 #define SYS_sched_setaffinity __SC(122, 241)
 #define SYS_sched_getaffinity __SC(123, 242)
+#define SYS_getcpu          __SC(168, 318)
 #define SYS_clone3          __SC(435, 435)
 
 #endif

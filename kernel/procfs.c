@@ -239,7 +239,7 @@ static void gen_meminfo(struct procbuf *b)
 	pb_printf(b, "HugePages_Rsvd:    %5llu\n", (unsigned long long)hresv);
 	pb_printf(b, "HugePages_Surp:    %5u\n", 0u);
 	pb_printf(b, "Hugepagesize:   %8llu kB\n", (unsigned long long)hsize);
-	pb_printf(b, "Hugetlb:        %8llu kB\n", (unsigned long long)(htotal * hsize));
+	pb_printf(b, "Hugetlb:        %8llu kB\n", (unsigned long long)(hugetlb_total_bytes() >> 10));	/* every size */
 }
 
 /* ---- the table of names ---- */

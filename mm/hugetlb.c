@@ -222,6 +222,7 @@ static void add_hstate(int level, unsigned cont)
 	if (order >= MAX_ORDER || nr_hstates == MAX_HSTATES)
 		return;
 	BUG_ON(nr_hstates && hstates[nr_hstates - 1].size >= size);	/* smallest first */
+	memset(h, 0, sizeof(*h));	/* an empty pool */
 	h->index = nr_hstates++;
 	h->level = level;
 	h->cont = cont;

@@ -6,7 +6,9 @@
  *     Hugepagesize is the default one (the block above pages);
  *   - where sysfs is there (Linux), /sys/kernel/mm/hugepages lists the same
  *     sizes, and the test fills each pool through its nr_hugepages;
- *   - for each size up to 32M with two pages in its pool: the mapping is
+ *   - for each size but the default with two pages in its pool (sizes up
+ *     to 32M: Linux's filled through sysfs, larger ones only from the
+ *     boot's pools): the mapping is
  *     aligned to the size, zeroed, misaligned munmap/mprotect/MAP_FIXED and
  *     mremap are EINVAL, an aligned part unmaps, mprotect of a whole page
  *     (read-only, PROT_NONE and back) keeps its data, a private page is
@@ -303,11 +305,14 @@ static void test_size(int shift)
 
 	if (on_teachos()) {
 		char want[64], sz[16];
+		unsigned long n = s >> 10;
+		int u = 0;
 
-		if (s >= (1ul << 20))
-			snprintf(sz, sizeof(sz), "%luM", s >> 20);
-		else
-			snprintf(sz, sizeof(sz), "%luK", s >> 10);
+		while (n % 1024 == 0 && u < 2) {	/* ptdump's unit: the largest that divides it */
+			n /= 1024;
+			u++;
+		}
+		snprintf(sz, sizeof(sz), "%lu%c", n, "KMG"[u]);
 		snprintf(want, sizeof(want), "%s cont runs: 2", sz);
 		ok = read_text("/proc/self/pagetables") > 0 && strstr(buf, want) != NULL;
 		tap_ok(ok, "%s: /proc/self/pagetables shows each page as one contiguous run (%s)", name, want);
@@ -399,9 +404,10 @@ int main(void)
 	}
 
 	for (int i = 0; i < nw; i++) {
-		if (want[i] == dflt || want[i] > 25)
-			continue;	/* the default size is hugetlb's; larger ones do not fit these boots */
-		saved[i] = sysfs ? sysfs_pool(want[i], -1) : -1;
+		if (want[i] == dflt)
+			continue;	/* the default size is hugetlb's (tests/user/hugetlb.c) */
+		/* sizes above 32M only from a pool the boot filled: they would not fit these boots */
+		saved[i] = sysfs && want[i] <= 25 ? sysfs_pool(want[i], -1) : -1;
 		if (saved[i] >= 0)
 			sysfs_pool(want[i], saved[i] + 2);
 		test_size(want[i]);

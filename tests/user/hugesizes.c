@@ -61,6 +61,7 @@
 
 static char buf[16384];
 static unsigned long PAGE;
+static unsigned long cur_size;	/* the huge page size test_size() is at */
 
 static int on_teachos(void)
 {
@@ -249,6 +250,32 @@ static int zeroed(const unsigned char *p, unsigned long len)
 	return 1;
 }
 
+/* The /proc/self/pagemap entry of va (0 if unreadable). */
+static uint64_t pagemap(const void *va)
+{
+	uint64_t e = 0;
+	int fd = open("/proc/self/pagemap", O_RDONLY);
+
+	if (fd >= 0) {
+		off_t off = (off_t)((uintptr_t)va / PAGE * sizeof(e));	/* below 2 GiB on 32-bit MicroBlaze */
+
+		if (lseek(fd, off, SEEK_SET) != off || read(fd, &e, sizeof(e)) != (ssize_t)sizeof(e))
+			e = 0;
+		close(fd);
+	}
+	return e;
+}
+
+/* Are the small pages of the huge page at p present, the 2nd and the last on the frames after the 1st's? */
+static int frames_follow(const unsigned char *p)
+{
+	const uint64_t present = 1ull << 63, pfn = (1ull << 55) - 1;
+	uint64_t a = pagemap(p), b = pagemap(p + PAGE), z = pagemap(p + cur_size - PAGE);
+
+	return (a & present) && (b & present) && (z & present) && (a & pfn) != 0 &&
+	       (b & pfn) == (a & pfn) + 1 && (z & pfn) == (a & pfn) + cur_size / PAGE - 1;
+}
+
 /* Where a mapping of len bytes aligned to align can go (a hole, found and given back). */
 static unsigned char *aligned_hole(unsigned long len, unsigned long align)
 {
@@ -290,6 +317,7 @@ static void test_size(int shift)
 	void *r;
 	int st = -1, ok;
 
+	cur_size = s;
 	snprintf(name, sizeof(name), "%lu kB pages", s >> 10);
 	errno = 0;
 	p = map_huge(2 * s - PAGE, shift, MAP_PRIVATE, NULL);	/* the length rounds up to two pages */
@@ -304,7 +332,7 @@ static void test_size(int shift)
 		p[off] = tag((int)(off / s));
 
 	if (on_teachos()) {
-		char want[64], sz[16];
+		char want[64], sz[24];
 		unsigned long n = s >> 10;
 		int u = 0;
 
@@ -321,11 +349,11 @@ static void test_size(int shift)
 	}
 
 	errno = 0;
-	tap_ok(munmap(p + PAGE, PAGE) == -1 && errno == EINVAL, "%s: munmap inside a page: EINVAL (errno %d)",
+	tap_ok(munmap(p + PAGE, PAGE) == -1 && errno == EINVAL, "%s: MU-5: munmap inside a page: EINVAL (errno %d)",
 	       name, errno);
 	errno = 0;
 	tap_ok(munmap(p, s + PAGE) == -1 && errno == EINVAL,
-	       "%s: munmap ending inside a page: EINVAL (errno %d)", name, errno);
+	       "%s: MU-5: munmap ending inside a page: EINVAL (errno %d)", name, errno);
 	errno = 0;
 	tap_ok(mprotect(p + PAGE, s, PROT_READ) == -1 && errno == EINVAL,
 	       "%s: mprotect starting inside a page: EINVAL (errno %d)", name, errno);
@@ -335,10 +363,13 @@ static void test_size(int shift)
 	       name, errno);
 	errno = 0;
 	tap_ok(mremap(p + PAGE, s - PAGE, s - PAGE, MREMAP_MAYMOVE) == MAP_FAILED && errno == EINVAL,
-	       "%s: mremap of an address inside a page: EINVAL (errno %d)", name, errno);
+	       "%s: MR-7: mremap of an address inside a page: EINVAL (errno %d)", name, errno);
 
+	tap_ok(frames_follow(p), "%s: /proc/self/pagemap: each page present, on consecutive frames", name);
 	ok = mprotect(p, s, PROT_READ) == 0 && p[0] == tag(0) && p[s - PAGE] == tag(0);
-	ok = ok && mprotect(p + s, s, PROT_NONE) == 0 && mprotect(p, 2 * s, PROT_READ | PROT_WRITE) == 0;
+	ok = ok && mprotect(p + s, s, PROT_NONE) == 0;
+	tap_ok(ok && frames_follow(p + s), "%s: a PROT_NONE page stays present in pagemap, on consecutive frames", name);
+	ok = ok && mprotect(p, 2 * s, PROT_READ | PROT_WRITE) == 0;
 	tap_ok(ok && p[s] == tag(1) && p[2 * s - PAGE] == tag(1),
 	       "%s: mprotect of whole pages (read-only, PROT_NONE, back to read-write) keeps the data", name);
 	p[1] = 0x11;	/* writable again */
@@ -366,7 +397,7 @@ static void test_size(int shift)
 		t = p;
 	errno = 0;
 	tap_ok(mremap(t, s, 2 * s, MREMAP_MAYMOVE) == MAP_FAILED && errno == EINVAL,
-	       "%s: mremap never grows a hugetlb mapping: EINVAL (errno %d)", name, errno);
+	       "%s: MR-7: mremap never grows a hugetlb mapping: EINVAL (errno %d)", name, errno);
 	munmap(t, s);
 
 	test_fork_shared(shift, s, name);
@@ -386,10 +417,10 @@ int main(void)
 	shifts_text(want, nw, ws, sizeof(ws));
 	shifts_text(got, ng, gs, sizeof(gs));
 	tap_ok(ng == nw && memcmp(want, got, (size_t)nw * sizeof(int)) == 0 && !bad_errno,
-	       "MAP_HUGE_SHIFT sizes accepted: %s (want %s; other sizes EINVAL, errno %d)", gs, ws, bad_errno);
+	       "MM-2: MAP_HUGE_SHIFT sizes accepted: %s (want %s; other sizes EINVAL, errno %d)", gs, ws, bad_errno);
 	errno = 0;
 	tap_ok(map_huge(PAGE, 20, MAP_PRIVATE | MAP_NORESERVE, NULL) == MAP_FAILED && errno == EINVAL,
-	       "MAP_HUGE_1MB, a size no arch here has: EINVAL (errno %d)", errno);
+	       "MM-2: MAP_HUGE_1MB, a size no arch here has: EINVAL (errno %d)", errno);
 	tap_ok(meminfo("Hugepagesize") == (long)((1ul << dflt) >> 10), "/proc/meminfo's Hugepagesize is the default size (%ld kB)",
 	       meminfo("Hugepagesize"));
 

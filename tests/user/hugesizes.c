@@ -4,8 +4,9 @@
  *     64K, 2M, 32M, 1G; 16K pages: 2M, 32M, 1G; 64K pages: 2M, 512M, 16G;
  *     MicroBlaze: 4M, 16M), any other size is EINVAL, and /proc/meminfo's
  *     Hugepagesize is the default one (the block above pages);
- *   - where sysfs is there (Linux), /sys/kernel/mm/hugepages lists the same
- *     sizes, and the test fills each pool through its nr_hugepages;
+ *   - /sys/kernel/mm/hugepages lists the same sizes, each pool's counts
+ *     follow mmap (resv_hugepages) and faults (free_hugepages), and the
+ *     test fills each pool through its nr_hugepages;
  *   - for each size but the default with two pages in its pool (sizes up
  *     to 32M: Linux's filled through sysfs, larger ones only from the
  *     boot's pools): the mapping is
@@ -14,8 +15,10 @@
  *     (read-only, PROT_NONE and back) keeps its data, a private page is
  *     copied on write after fork, a shared one is shared, mremap moves one
  *     with its data and never grows it.
- * Our kernel has no sysfs: its pools come from the bootargs (hugepagesz=64K
- * hugepages=2 ..., tests/qemu-configs); a size without two pages is skipped.
+ * Pools: through sysfs on both kernels (the test mounts it on /sys if it is
+ * not there, and unmounts it after), on top of any the bootargs filled
+ * (hugepagesz=64K hugepages=2 ..., tests/qemu-configs); a size that cannot
+ * get two pages is skipped.
  * On this kernel only (uname release ending in "-teachos"):
  * /proc/self/pagetables shows the pages of a contiguous-run size as runs.
  */
@@ -62,6 +65,7 @@
 static char buf[16384];
 static unsigned long PAGE;
 static unsigned long cur_size;	/* the huge page size test_size() is at */
+static int use_sysfs;		/* /sys/kernel/mm/hugepages is there */
 
 static int on_teachos(void)
 {
@@ -143,9 +147,9 @@ static void shifts_text(const int *s, int n, char *out, size_t size)
 		len += (size_t)snprintf(out + len, size - len, "%s%lukB", i ? "," : "", (1ul << s[i]) >> 10);
 }
 
-/* ---- sysfs (Linux): the sizes listed, and each size's pool ---- */
+/* ---- sysfs: the sizes listed, and each size's pool ---- */
 
-static int sysfs_made_dir;
+static int sysfs_made_dir, sysfs_mounted;	/* by this test: undone at its end */
 
 /* Is /sys/kernel/mm/hugepages there (mounting sysfs on /sys if nothing is)? */
 static int sysfs_ready(void)
@@ -155,10 +159,15 @@ static int sysfs_ready(void)
 	if (fd < 0) {
 		if (syscall(NR_mkdirat, AT_FDCWD_, "/sys", 0755) == 0)
 			sysfs_made_dir = 1;
-		if (mount("sysfs", "/sys", "sysfs", 0, NULL) == 0)
+		if (mount("sysfs", "/sys", "sysfs", 0, NULL) == 0) {
+			sysfs_mounted = 1;
 			fd = open("/sys/kernel/mm/hugepages", O_RDONLY | O_DIRECTORY);
+		}
 	}
 	if (fd < 0) {
+		if (sysfs_mounted)
+			syscall(NR_umount2, "/sys", 0);
+		sysfs_mounted = 0;
 		if (sysfs_made_dir)
 			syscall(NR_unlinkat, AT_FDCWD_, "/sys", AT_REMOVEDIR_);
 		sysfs_made_dir = 0;
@@ -188,7 +197,7 @@ static int sysfs_shifts(int *shifts)
 			if (strncmp(name, "hugepages-", 10) != 0)
 				continue;
 			kb = strtoul(name + 10, NULL, 10);
-			for (int sh = 10; sh < 63 && n < MAX_SIZES; sh++)
+			for (int sh = 10; sh < (int)(8 * sizeof(long)) && n < MAX_SIZES; sh++)
 				if ((1ul << sh) == kb << 10)
 					shifts[n++] = sh;
 		}
@@ -202,6 +211,15 @@ static int sysfs_shifts(int *shifts)
 			shifts[j - 1] = t;
 		}
 	return n;
+}
+
+/* A count of a size's pool directory (free_hugepages, resv_hugepages ...), or -1. */
+static long sysfs_count(int shift, const char *file)
+{
+	char path[112];
+
+	snprintf(path, sizeof(path), "/sys/kernel/mm/hugepages/hugepages-%lukB/%s", (1ul << shift) >> 10, file);
+	return read_text(path) < 0 ? -1 : strtol(buf, NULL, 10);
 }
 
 /* Read (set < 0) or write the pool of a size through sysfs; the pool size, or -1. */
@@ -317,6 +335,9 @@ static void test_size(int shift)
 	void *r;
 	int st = -1, ok;
 
+	long resv0 = use_sysfs ? sysfs_count(shift, "resv_hugepages") : 0;
+	long free0 = use_sysfs ? sysfs_count(shift, "free_hugepages") : 0;
+
 	cur_size = s;
 	snprintf(name, sizeof(name), "%lu kB pages", s >> 10);
 	errno = 0;
@@ -327,7 +348,15 @@ static void test_size(int shift)
 		return;
 	}
 	tap_ok(((uintptr_t)p & (s - 1)) == 0, "%s: the mapping is aligned to its size (%p)", name, (void *)p);
+	if (use_sysfs)
+		tap_ok(sysfs_count(shift, "resv_hugepages") == resv0 + 2 && sysfs_count(shift, "free_hugepages") == free0,
+		       "%s: sysfs: the mmap reserved 2 pages (resv_hugepages %ld, free_hugepages %ld)", name,
+		       sysfs_count(shift, "resv_hugepages"), sysfs_count(shift, "free_hugepages"));
 	tap_ok(zeroed(p, 2 * s), "%s: both pages read as zero", name);
+	if (use_sysfs)
+		tap_ok(sysfs_count(shift, "resv_hugepages") == resv0 && sysfs_count(shift, "free_hugepages") == free0 - 2,
+		       "%s: sysfs: the faults took the reserved pages (resv_hugepages %ld, free_hugepages %ld)", name,
+		       sysfs_count(shift, "resv_hugepages"), sysfs_count(shift, "free_hugepages"));
 	for (unsigned long off = 0; off < 2 * s; off += PAGE)
 		p[off] = tag((int)(off / s));
 
@@ -424,14 +453,21 @@ int main(void)
 	tap_ok(meminfo("Hugepagesize") == (long)((1ul << dflt) >> 10), "/proc/meminfo's Hugepagesize is the default size (%ld kB)",
 	       meminfo("Hugepagesize"));
 
-	sysfs = sysfs_ready();
+	sysfs = use_sysfs = sysfs_ready();
 	if (sysfs) {
 		ng = sysfs_shifts(got);
 		shifts_text(got, ng > 0 ? ng : 0, gs, sizeof(gs));
 		tap_ok(ng == nw && memcmp(want, got, (size_t)nw * sizeof(int)) == 0,
 		       "/sys/kernel/mm/hugepages lists %s (want %s)", gs, ws);
+		errno = 0;
+		tap_ok(open("/sys/kernel/mm/hugepages/hugepages-1024kB/nr_hugepages", O_RDONLY) < 0 && errno == ENOENT,
+		       "sysfs: no directory for a size there is none of: ENOENT (errno %d)", errno);
+		tap_ok(sysfs_count(dflt, "nr_hugepages") == meminfo("HugePages_Total") &&
+		       sysfs_count(dflt, "free_hugepages") == meminfo("HugePages_Free") &&
+		       sysfs_count(dflt, "surplus_hugepages") == 0,
+		       "sysfs: the default size's nr/free/surplus_hugepages match /proc/meminfo");
 	} else {
-		tap_skip("no /sys/kernel/mm/hugepages here (our kernel has no sysfs)");
+		tap_skip("no /sys/kernel/mm/hugepages here");
 	}
 
 	for (int i = 0; i < nw; i++) {
@@ -446,9 +482,9 @@ int main(void)
 			tap_ok(sysfs_pool(want[i], saved[i]) == saved[i], "%lu kB pool given back through sysfs",
 			       (1ul << want[i]) >> 10);
 	}
-	if (sysfs_made_dir) {
+	if (sysfs_mounted)
 		syscall(NR_umount2, "/sys", 0);
+	if (sysfs_made_dir)
 		syscall(NR_unlinkat, AT_FDCWD_, "/sys", AT_REMOVEDIR_);
-	}
 	return tap_done();
 }

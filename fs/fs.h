@@ -42,6 +42,7 @@
 #define TMPFS_MAGIC	0x01021994
 #define RAMFS_MAGIC	0x858458f6
 #define PROC_SUPER_MAGIC 0x9fa0
+#define SYSFS_MAGIC	0x62656572
 
 /* A page index: page number -> page, NULL for a hole (see pagecache.c). */
 struct page_cache {
@@ -52,7 +53,7 @@ struct page_cache {
 
 /* One instance of a file system (a tmpfs mounted twice is two of these). */
 struct fs_sb {
-	const char *type;	/* "rootfs", "tmpfs", "devtmpfs", "proc" */
+	const char *type;	/* "rootfs", "tmpfs", "devtmpfs", "proc", "sysfs" */
 	u32 magic;		/* statfs f_type */
 	u32 dev;		/* st_dev of its inodes */
 	struct inode *root;
@@ -62,6 +63,21 @@ struct fs_sb {
 	int mounts;		/* mounts of this instance; freed with the last */
 	int refs;		/* vf.refs summed over its inodes: busy if > 0 */
 };
+
+/*
+ * proc and sysfs: no inodes below the mount's root, every name generated
+ * by kernel/procfs.c (procfs_open() of "/proc/..." or "/sys/...").
+ */
+static inline bool fs_sb_synthetic(const struct fs_sb *sb)
+{
+	return sb->magic == PROC_SUPER_MAGIC || sb->magic == SYSFS_MAGIC;
+}
+
+/* The root procfs_open() names for a synthetic sb: "/proc" or "/sys". */
+static inline const char *fs_sb_synthetic_root(const struct fs_sb *sb)
+{
+	return sb->magic == SYSFS_MAGIC ? "/sys" : "/proc";
+}
 
 /* A name in a directory. The cookie orders the entries for getdents64. */
 struct fs_dirent {

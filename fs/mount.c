@@ -22,7 +22,7 @@ static struct slab_cache mount_cache = SLAB_CACHE("mount", struct mount);
 
 struct mount *root_mount;
 static struct mount *mounts;	/* in mount order */
-static struct fs_sb *devtmpfs_sb, *proc_sb;
+static struct fs_sb *devtmpfs_sb, *proc_sb, *sysfs_sb;
 static u32 next_dev = 0x10;
 
 void sb_inode_gone(struct fs_sb *sb)
@@ -136,8 +136,10 @@ void fs_init(void)
 	root_mount = mounts;
 	devtmpfs_sb = sb_new("devtmpfs", TMPFS_MAGIC, 0755);
 	proc_sb = sb_new("proc", PROC_SUPER_MAGIC, 0555);
-	if (!devtmpfs_sb || !proc_sb)
-		panic("fs: out of memory for /dev and /proc");
+	sysfs_sb = sb_new("sysfs", SYSFS_MAGIC, 0555);	/* mounted by whoever wants it, as on Linux */
+	if (!devtmpfs_sb || !proc_sb || !sysfs_sb)
+		panic("fs: out of memory for /dev, /proc and sysfs");
+	sysfs_sb->mounts = 1;	/* its own reference: the one instance outlives every umount */
 	devtmpfs_fill(devtmpfs_sb);
 }
 
@@ -191,6 +193,8 @@ long sys_mount(const unsigned long *a)
 	}
 	if (strcmp(type, "proc") == 0)
 		return mount_add(proc_sb, at, source);
+	if (strcmp(type, "sysfs") == 0)
+		return mount_add(sysfs_sb, at, source);
 	if (strcmp(type, "devtmpfs") == 0)
 		return mount_add(devtmpfs_sb, at, source);
 	return -ENODEV;
@@ -256,7 +260,7 @@ size_t mounts_text(char *buf, size_t size)
 		if (fs_path_of(at, path, sizeof(path)) < 0)
 			continue;
 		n += snprintk(buf + n, size - n, "%s %s %s rw%s 0 0\n", m->source, path, m->sb->type,
-			      strcmp(m->sb->type, "proc") == 0 ? ",nosuid,nodev,noexec,relatime" : ",relatime");
+			      fs_sb_synthetic(m->sb) ? ",nosuid,nodev,noexec,relatime" : ",relatime");
 		if (n >= size)
 			return size;
 	}

@@ -150,7 +150,7 @@ static long walk(struct fs_loc *cur, const char *path, size_t plen, unsigned fla
 			;
 		last = k == plen;
 		slash = j < plen;
-		if (cur->inode->sb->magic == PROC_SUPER_MAGIC && S_ISDIR(cur->inode->mode)) {
+		if (fs_sb_synthetic(cur->inode->sb) && S_ISDIR(cur->inode->mode)) {
 			if (!proc_rest || path[plen] != '\0')
 				return -ENOENT;	/* only a whole path may end in /proc */
 			*proc_rest = path + i;
@@ -214,8 +214,8 @@ long fs_walk_parent(struct fs_loc start, const char *path, struct fs_loc *dir, c
 	err = walk(dir, path, begin, WALK_FOLLOW | WALK_DIR, &links, NULL);
 	if (!err && !S_ISDIR(dir->inode->mode))
 		err = -ENOTDIR;
-	if (!err && dir->inode->sb->magic == PROC_SUPER_MAGIC)
-		err = -ENOENT;	/* nothing is created or removed in /proc */
+	if (!err && fs_sb_synthetic(dir->inode->sb))
+		err = -ENOENT;	/* nothing is created or removed in /proc or /sys */
 	if (!err && dir->inode->nlink == 0)
 		err = -ENOENT;	/* a removed directory (someone's cwd) takes no new names */
 	return err;

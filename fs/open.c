@@ -326,12 +326,13 @@ long fs_open(struct fs_loc start, const char *path, int flags, u32 mode, struct 
 		if (proc_rest) {
 			char name[256];
 
-			if ((size_t)snprintk(name, sizeof(name), "/proc/%s", proc_rest) >= sizeof(name))
+			if ((size_t)snprintk(name, sizeof(name), "%s/%s", fs_sb_synthetic_root(loc.inode->sb),
+					     proc_rest) >= sizeof(name))
 				return -ENAMETOOLONG;
 			return procfs_open(name, flags, out);
 		}
-		if (loc.inode->sb->magic == PROC_SUPER_MAGIC)
-			return procfs_open("/proc", flags, out);	/* the root of a proc mount: listed by procfs */
+		if (fs_sb_synthetic(loc.inode->sb))	/* the root of a proc or sysfs mount: listed by procfs */
+			return procfs_open(fs_sb_synthetic_root(loc.inode->sb), flags, out);
 	}
 	if (S_ISLNK(loc.inode->mode))
 		return -ELOOP;	/* O_NOFOLLOW on a symlink */
@@ -339,7 +340,7 @@ long fs_open(struct fs_loc start, const char *path, int flags, u32 mode, struct 
 		return -ENOTDIR;
 	if (S_ISDIR(loc.inode->mode) && (acc != O_RDONLY || (flags & O_CREAT)))
 		return -EISDIR;
-	if (loc.inode->sb->magic == PROC_SUPER_MAGIC && acc != O_RDONLY)
+	if (fs_sb_synthetic(loc.inode->sb) && acc != O_RDONLY)
 		return -EACCES;
 	if (S_ISREG(loc.inode->mode) && acc != O_RDONLY && loc.inode->writecount < 0)
 		return -ETXTBSY;	/* a running program's file */
@@ -431,7 +432,7 @@ long fs_exec_open(const char *path, struct inode **out, const char **name, void 
 	if (err)
 		return err;
 	if (!S_ISREG(loc.inode->mode) || !(loc.inode->mode & 0111) ||
-	    loc.inode->sb->magic == PROC_SUPER_MAGIC)
+	    fs_sb_synthetic(loc.inode->sb))
 		return -EACCES;
 	if (loc.inode->writecount > 0)
 		return -ETXTBSY;	/* open for writing somewhere */

@@ -170,7 +170,7 @@ static long stat_at(int dirfd, unsigned long upath, int flags, struct kstat *st)
 	if (!err && proc_rest) {
 		char name[256];
 
-		snprintk(name, sizeof(name), "/proc/%s", proc_rest);
+		snprintk(name, sizeof(name), "%s/%s", fs_sb_synthetic_root(loc.inode->sb), proc_rest);
 		err = procfs_open(name, 0, &f);
 		if (!err) {
 			*st = f->st;
@@ -287,7 +287,7 @@ long sys_faccessat2(const unsigned long *a)
 		if (!err && proc_rest) {
 			char name[256];
 
-			snprintk(name, sizeof(name), "/proc/%s", proc_rest);
+			snprintk(name, sizeof(name), "%s/%s", fs_sb_synthetic_root(loc.inode->sb), proc_rest);
 			err = procfs_open(name, 0, &f);
 			if (!err)
 				file_close(f);

@@ -101,6 +101,11 @@ static int apply(const struct bootarg *a, const char *val)
 		}
 		printk("bootargs: %s: needs a value\n", a->name);
 		return 1;
+	case BA_CALL:
+		if (val && (*(bootarg_fn *)a->var)(val))
+			return 0;
+		printk("bootargs: %s: bad value '%s'\n", a->name, val ? val : "");
+		return 1;
 	}
 	return 1;
 }

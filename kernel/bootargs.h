@@ -14,7 +14,11 @@ enum bootarg_type {
 	BA_UINT,	/* "name=N" (decimal or 0x hex), *(u64 *)var */
 	BA_CHOICE,	/* "name=word" with word in choices[]; *(int *)var = its index */
 	BA_STRING,	/* "name=text", *(const char **)var points into the command line copy */
+	BA_CALL,	/* "name=text": var is a bootarg_fn *, called with text at each occurrence,
+			   in command-line order; it returns false for a value it cannot take */
 };
+
+typedef bool (*bootarg_fn)(const char *val);
 
 struct bootarg {
 	const char *name;

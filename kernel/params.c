@@ -31,6 +31,8 @@ _Static_assert(THP_NEVER == 0 && THP_MADVISE == 1 && THP_ALWAYS == 2, "transpare
 _Static_assert(RODATA_OFF == 0 && RODATA_ON == 1 && RODATA_FULL == 2, "rodata choices");
 _Static_assert(LINEAR_MAP_PTE == 0 && LINEAR_MAP_CONT == 1 && LINEAR_MAP_BLOCK == 2, "linear_map choices");
 
+static bootarg_fn hugepages_fn = hugetlb_bootarg_pages, hugepagesz_fn = hugetlb_bootarg_size;
+
 const struct bootarg kernel_params[] = {
 	{ "help", BA_FLAG, &opt_help, NULL, "print this table at boot" },
 	{ "ktest", BA_STRING, &opt_ktest, NULL,
@@ -48,10 +50,10 @@ const struct bootarg kernel_params[] = {
 	  "what the linear map may use: block (default: blocks, contiguous runs), cont (pages and page runs), pte (pages only)" },
 	{ "bbml2", BA_CHOICE, &opt_bbml2, bbml2_choices,
 	  "arm64: which CPUs count as having BBML2 (live block splits): auto (default: ID registers and MIDR), all, none (the boot CPU lacks it), secondary-lacks (the last secondary lacks it)" },
-	{ "hugepages", BA_UINT, &opt_hugepages, NULL,
-	  "huge pages to put in the pool at boot (of hugepagesz, else the default size)" },
-	{ "hugepagesz", BA_STRING, &opt_hugepagesz, NULL,
-	  "the size hugepages= fills: arm64 2M or 1G (16K pages: 32M, 64K: 512M), 4M on MicroBlaze" },
+	{ "hugepages", BA_CALL, &hugepages_fn, NULL,
+	  "huge pages to put in the pool at boot: of the hugepagesz= before it, else the default size (2M; 16K pages: 32M, 64K: 512M; MicroBlaze: 4M)" },
+	{ "hugepagesz", BA_CALL, &hugepagesz_fn, NULL,
+	  "the size the next hugepages= fills (pairs may repeat): arm64 64K, 2M, 32M or 1G (16K pages: 2M, 32M, 1G; 64K: 2M, 512M, 16G), MicroBlaze 4M or 16M" },
 	{ "transparent_hugepage", BA_CHOICE, &opt_thp, thp_choices,
 	  "huge pages for anonymous memory: never, madvise (default: where MADV_HUGEPAGE asks), always" },
 	{ "init_on_alloc", BA_BOOL, &init_on_alloc, NULL, "zero pages when allocated (default 0)" },

@@ -144,16 +144,20 @@ static long parse_sysctl_u64(const char *s, size_t n, u64 *out)
 	return 0;
 }
 
-/* A write to /proc/sys/vm/nr_hugepages: resize the default pool. */
+/*
+ * A write to /proc/sys/vm/nr_hugepages (resize the default pool) or to
+ * /sys/kernel/mm/hugepages/hugepages-<N>kB/nr_hugepages (f->sysctl: that
+ * size's pool).
+ */
 long procfs_write(struct file *f, const void *buf, size_t n, u64 *off)
 {
+	struct hstate *h = f->sysctl ? (struct hstate *)f->sysctl : hugetlb_default();
 	u64 v;
 
-	(void)f;
 	(void)off;
-	if (!hugetlb_default() || parse_sysctl_u64(buf, n, &v))
+	if (!h || parse_sysctl_u64(buf, n, &v))
 		return -EINVAL;
-	hugetlb_set_pool(hugetlb_default(), v);
+	hugetlb_set_pool(h, v);
 	return (long)n;
 }
 
@@ -239,7 +243,7 @@ static void gen_meminfo(struct procbuf *b)
 	pb_printf(b, "HugePages_Rsvd:    %5llu\n", (unsigned long long)hresv);
 	pb_printf(b, "HugePages_Surp:    %5u\n", 0u);
 	pb_printf(b, "Hugepagesize:   %8llu kB\n", (unsigned long long)hsize);
-	pb_printf(b, "Hugetlb:        %8llu kB\n", (unsigned long long)(htotal * hsize));
+	pb_printf(b, "Hugetlb:        %8llu kB\n", (unsigned long long)(hugetlb_total_bytes() >> 10));	/* every size */
 }
 
 /* ---- the table of names ---- */
@@ -662,7 +666,130 @@ long procfs_getdents(struct file *f, u8 *kbuf, size_t size)
 	return (long)used;
 }
 
+/* ---- /sys (a sysfs mount): the hugepage pools ---- */
+
+/*
+ * The hugepage size a path below /sys/kernel/mm/hugepages names
+ * ("hugepages-<N>kB..."); *rest: what follows the size's directory name.
+ */
+static struct hstate *sysfs_size(const char *rel, const char **rest)
+{
+	static const char dir[] = "kernel/mm/hugepages/hugepages-";
+	u64 kb = 0;
+	const char *s;
+
+	if (strncmp(rel, dir, sizeof(dir) - 1) != 0)
+		return NULL;
+	for (s = rel + sizeof(dir) - 1; *s >= '0' && *s <= '9' && kb < (1ull << 40); s++)
+		kb = kb * 10 + (u64)(*s - '0');
+	if (strncmp(s, "kB", 2) != 0 || (s[2] != '/' && s[2] != '\0'))
+		return NULL;
+	for (int i = 0; i < hugetlb_nr_hstates(); i++) {
+		if (hugetlb_hstate(i)->size == kb << 10) {
+			*rest = s[2] ? s + 3 : s + 2;
+			return hugetlb_hstate(i);
+		}
+	}
+	return NULL;
+}
+
+static const char *const sysfs_pool_files[] = {
+	"nr_hugepages", "free_hugepages", "resv_hugepages", "surplus_hugepages", "nr_overcommit_hugepages",
+};
+
+/*
+ * A path below /sys (rel: without "/sys/"): a directory listing (*dir) or a
+ * file's text. What Linux's sysfs has for hugetlb: kernel/mm/hugepages/
+ * with a hugepages-<N>kB directory per size, each with its pool's counts.
+ */
+static long sysfs_gen(struct procbuf *b, const char *rel, bool *dir)
+{
+	static const char *const dirs[] = { "", "kernel", "kernel/mm" }, *const subdir[] = { "kernel", "mm", "hugepages" };
+	const char *rest;
+	struct hstate *h;
+	char name[40];
+
+	*dir = true;
+	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
+		if (strcmp(rel, dirs[i]) == 0) {
+			dir_emit(b, ".", 1, DT_DIR, 0x2000 + i);
+			dir_emit(b, "..", 2, DT_DIR, 0x2000);
+			dir_emit(b, subdir[i], strlen(subdir[i]), DT_DIR, 0x2001 + i);
+			return 0;
+		}
+	}
+	if (strcmp(rel, "kernel/mm/hugepages") == 0) {
+		dir_emit(b, ".", 1, DT_DIR, 0x2003);
+		dir_emit(b, "..", 2, DT_DIR, 0x2002);
+		for (int i = 0; i < hugetlb_nr_hstates(); i++)
+			dir_emit(b, name, (size_t)snprintk(name, sizeof(name), "hugepages-%llukB",
+							   (unsigned long long)(hugetlb_hstate(i)->size >> 10)),
+				 DT_DIR, 0x2100 + (u64)i * 16);
+		return 0;
+	}
+	if (!(h = sysfs_size(rel, &rest)))
+		return -ENOENT;
+	if (!rest[0]) {
+		dir_emit(b, ".", 1, DT_DIR, 0x2100 + (u64)h->index * 16);
+		dir_emit(b, "..", 2, DT_DIR, 0x2003);
+		for (size_t i = 0; i < ARRAY_SIZE(sysfs_pool_files); i++)
+			dir_emit(b, sysfs_pool_files[i], strlen(sysfs_pool_files[i]), DT_REG,
+				 0x2101 + (u64)h->index * 16 + i);
+		return 0;
+	}
+	*dir = false;
+	if (strcmp(rest, "nr_hugepages") == 0)
+		pb_printf(b, "%llu\n", (unsigned long long)h->nr);
+	else if (strcmp(rest, "free_hugepages") == 0)
+		pb_printf(b, "%llu\n", (unsigned long long)h->free);
+	else if (strcmp(rest, "resv_hugepages") == 0)
+		pb_printf(b, "%llu\n", (unsigned long long)h->resv);
+	else if (strcmp(rest, "surplus_hugepages") == 0 || strcmp(rest, "nr_overcommit_hugepages") == 0)
+		pb_printf(b, "0\n");	/* no surplus pages */
+	else
+		return -ENOENT;
+	return 0;
+}
+
+const void *sysfs_pool_file(const char *path)
+{
+	const char *rest;
+	struct hstate *h;
+
+	if (strncmp(path, "/sys/", 5) != 0 || !(h = sysfs_size(path + 5, &rest)))
+		return NULL;
+	return strcmp(rest, "nr_hugepages") == 0 ? h : NULL;
+}
+
 /* ---- opening ---- */
+
+/* The snapshot of /sys/<rel> into f (procfs_generate's part for sysfs). */
+static long sysfs_generate(const char *rel, struct file *f)
+{
+	struct page *pg = alloc_pages(0, PROCFS_ORDER);
+	struct procbuf b;
+	bool dir;
+
+	if (!pg)
+		return -ENOMEM;
+	b.buf = page_address(pg);
+	b.size = PAGE_SIZE << PROCFS_ORDER;
+	b.len = 0;
+	b.buf[0] = '\0';
+	if (sysfs_gen(&b, rel, &dir)) {
+		free_pages(pg, PROCFS_ORDER);
+		return -ENOENT;
+	}
+	if (dir) {
+		f->st.mode = S_IFDIR | 0755;	/* as Linux's sysfs directories */
+		f->st.nlink = 2;
+	}
+	f->priv = b.buf;
+	f->order = PROCFS_ORDER;
+	f->data = (const u8 *)b.buf;
+	f->size = b.len;
+	return 0;
+}
 
 long procfs_generate(const char *path, struct file *f)
 {
@@ -675,9 +802,11 @@ long procfs_generate(const char *path, struct file *f)
 	const struct procfs_entry *e;
 	long err;
 
-	if (strncmp(path, "/proc", 5) != 0 || (path[5] != '/' && path[5] != '\0'))
+	bool sys = strncmp(path, "/sys", 4) == 0 && (path[4] == '/' || path[4] == '\0');
+
+	if (!sys && (strncmp(path, "/proc", 5) != 0 || (path[5] != '/' && path[5] != '\0')))
 		return -ENOENT;
-	path += 5;
+	path += sys ? 4 : 5;
 	while (*path == '/')
 		path++;
 	len = strlen(path);
@@ -687,6 +816,8 @@ long procfs_generate(const char *path, struct file *f)
 		return -ENAMETOOLONG;
 	memcpy(rel, path, len);
 	rel[len] = '\0';
+	if (sys)
+		return sysfs_generate(rel, f);
 	err = split_pid(rel, &p, &rest);
 	if (err)
 		return err;

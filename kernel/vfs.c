@@ -160,8 +160,8 @@ void console_file_init(struct file *f)
 long procfs_open(const char *path, int flags, struct file **out)
 {
 	bool fail_alloc = strcmp(path, "/proc/sys/vm/fail_alloc") == 0;
-	const void *vm_sysctl = procfs_vm_sysctl(path);
-	bool sysctl = fail_alloc || vm_sysctl || strcmp(path, "/proc/sys/vm/nr_hugepages") == 0;
+	const void *vm_sysctl = procfs_vm_sysctl(path), *pool = sysfs_pool_file(path);
+	bool sysctl = fail_alloc || vm_sysctl || pool || strcmp(path, "/proc/sys/vm/nr_hugepages") == 0;
 	struct file *f;
 	long err;
 
@@ -173,7 +173,7 @@ long procfs_open(const char *path, int flags, struct file **out)
 	if (!f)
 		return -ENFILE;
 	f->ops = fail_alloc ? &fail_alloc_ops : vm_sysctl ? &vm_sysctl_ops : sysctl ? &sysctl_ops : &procfs_ops;
-	f->sysctl = vm_sysctl;
+	f->sysctl = vm_sysctl ? vm_sysctl : pool;	/* sysctl_ops: the pool procfs_write resizes */
 	f->st.mode = S_IFREG | (sysctl ? 0644 : 0444);
 	f->st.nlink = 1;
 	err = procfs_generate(path, f);

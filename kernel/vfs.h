@@ -50,7 +50,7 @@ struct file {
 	struct kstat st;
 	void *priv;		/* e.g. the pages of a /proc snapshot */
 	unsigned order;		/* ... which are 2^order pages */
-	const void *sysctl;	/* a /proc/sys/vm file of kernel/procfs.c's table, or NULL */
+	const void *sysctl;	/* a /proc/sys/vm file of kernel/procfs.c's table, a sysfs pool's hstate, or NULL */
 	struct inode *inode;	/* a file of the file system (fs/), or NULL */
 	struct mount *mnt;	/* ... and the mount it was opened through */
 	unsigned flags;		/* open() flags of an fs/ file (access mode, O_APPEND) */
@@ -88,6 +88,8 @@ long procfs_write(struct file *f, const void *buf, size_t n, u64 *off);
 /* A write to /proc/sys/vm/fail_alloc: arm (N) or disarm (0) the countdown (mm/fail_alloc.h). */
 /* The /proc/sys/vm entry of procfs.c's table at path, or NULL; a write to its file sets it. */
 const void *procfs_vm_sysctl(const char *path);
+/* The pool a /sys/kernel/mm/hugepages/hugepages-<N>kB/nr_hugepages path names (a struct hstate), or NULL. */
+const void *sysfs_pool_file(const char *path);
 long procfs_write_vm_sysctl(struct file *f, const void *buf, size_t n, u64 *off);
 
 long procfs_write_fail_alloc(struct file *f, const void *buf, size_t n, u64 *off);

@@ -34,12 +34,10 @@ static u64 ram_pages(void)
 
 u64 vm_commit_limit(void)
 {
-	u64 htotal, hfree, hresv, hsize_kb;
-
 	if (sysctl_overcommit_kbytes)
 		return sysctl_overcommit_kbytes / (PAGE_SIZE / 1024);
-	hugetlb_meminfo(&htotal, &hfree, &hresv, &hsize_kb);
-	return (ram_pages() - htotal * hsize_kb / (PAGE_SIZE / 1024)) * sysctl_overcommit_ratio / 100;
+	/* Linux's hugetlb_total_pages(): the pools of every size */
+	return (ram_pages() - hugetlb_total_bytes() / PAGE_SIZE) * sysctl_overcommit_ratio / 100;
 }
 
 long vm_enough_memory(const struct mm *mm, unsigned long pages)

@@ -7,13 +7,19 @@
 #include "errno.h"
 #include "kstring.h"
 
-#define MAX_HSTATES 4
+#define MAX_HSTATES 4	/* VM_HUGE_INDEX has two bits */
+#define MAX_BOOT_WORDS 16
 
-static struct hstate hstates[MAX_HSTATES];
+static struct hstate hstates[MAX_HSTATES];	/* smallest first */
 static int nr_hstates;
+static struct hstate *default_hstate;
 
-u64 opt_hugepages;
-const char *opt_hugepagesz;
+/* hugepagesz= and hugepages= words, in command-line order, until hugetlb_init. */
+static struct {
+	bool is_size;
+	const char *val;
+} boot_words[MAX_BOOT_WORDS];
+static int nr_boot_words;
 
 /* ---- sizes ---- */
 
@@ -52,29 +58,41 @@ static struct hstate *hstate_of_size(u64 size)
 
 struct hstate *hugetlb_default(void)
 {
-	return nr_hstates ? &hstates[0] : NULL;
+	return default_hstate;
+}
+
+int hugetlb_nr_hstates(void)
+{
+	return nr_hstates;
+}
+
+struct hstate *hugetlb_hstate(int i)
+{
+	return i >= 0 && i < nr_hstates ? &hstates[i] : NULL;
 }
 
 struct hstate *hugetlb_from_mmap_flags(unsigned long flags)
 {
 	unsigned shift = (flags >> 26) & 0x3f;	/* MAP_HUGE_SHIFT, MAP_HUGE_MASK */
 
+	if (shift >= 64)
+		return NULL;
 	return shift ? hstate_of_size(1ull << shift) : hugetlb_default();
 }
 
 unsigned hugetlb_vma_flags(const struct hstate *h, bool reserve)
 {
-	return VM_HUGETLB | VM_HUGE_LEVEL(h->level) | (reserve ? VM_HUGE_RESV : 0);
+	return VM_HUGETLB | VM_HUGE_INDEX(h->index) | (reserve ? VM_HUGE_RESV : 0);
 }
 
 struct hstate *hugetlb_of_vma(const struct vma *v)
 {
-	int level = (int)((v->flags >> VM_HUGE_LEVEL_SHIFT) & 3);
+	int i = (int)((v->flags >> VM_HUGE_INDEX_SHIFT) & 3);
 
-	for (int i = 0; i < nr_hstates; i++)
-		if (hstates[i].level == level)
-			return &hstates[i];
-	panic("hugetlb VMA 0x%lx-0x%lx has no size (level %d)", v->start, v->end, level);
+	if (i >= nr_hstates)
+		panic("hugetlb VMA 0x%lx-0x%lx has no size (index %d of %d)", v->start, v->end, i,
+		      nr_hstates);
+	return &hstates[i];
 }
 
 /* ---- the pool ---- */
@@ -172,30 +190,110 @@ static void huge_page_put(struct hstate *h, struct page *pg)
 		huge_page_release(h, pg);
 }
 
+bool hugetlb_bootarg_size(const char *val)
+{
+	if (nr_boot_words == MAX_BOOT_WORDS)
+		return false;
+	boot_words[nr_boot_words].is_size = true;
+	boot_words[nr_boot_words++].val = val;
+	return true;
+}
+
+bool hugetlb_bootarg_pages(const char *val)
+{
+	const char *s = val;
+
+	while (*s >= '0' && *s <= '9')
+		s++;
+	if (s == val || *s || s - val > 12 || nr_boot_words == MAX_BOOT_WORDS)
+		return false;	/* a count of at most 12 digits */
+	boot_words[nr_boot_words].is_size = false;
+	boot_words[nr_boot_words++].val = val;
+	return true;
+}
+
+/* Add the size of 'cont' leaves of 'level' if a buddy block can back it. */
+static void add_hstate(int level, unsigned cont)
+{
+	u64 size = pt_level_size(level) * cont;
+	unsigned order = order_for(size);
+	struct hstate *h = &hstates[nr_hstates];
+
+	if (order >= MAX_ORDER || nr_hstates == MAX_HSTATES)
+		return;
+	BUG_ON(nr_hstates && hstates[nr_hstates - 1].size >= size);	/* smallest first */
+	memset(h, 0, sizeof(*h));	/* an empty pool */
+	h->index = nr_hstates++;
+	h->level = level;
+	h->cont = cont;
+	h->order = order;
+	h->size = size;
+	if (cont == 1 && level == PT_LAST_LEVEL - 1)
+		default_hstate = h;
+}
+
+/* Decimal digits of s (hugetlb_bootarg_pages checked them). */
+static u64 parse_count(const char *s)
+{
+	u64 v = 0;
+
+	while (*s)
+		v = v * 10 + (u64)(*s++ - '0');
+	return v;
+}
+
+/*
+ * Apply the hugepagesz=/hugepages= words as Linux reads them: a count
+ * fills the size named last (the default size before any hugepagesz=);
+ * a count after an unsupported or repeated size, or a second count for
+ * one size, is ignored with a message.
+ */
+static void apply_boot_words(void)
+{
+	struct hstate *named = NULL;
+	bool any_size = false, counted[MAX_HSTATES] = { false };
+
+	for (int i = 0; i < nr_boot_words; i++) {
+		const char *val = boot_words[i].val;
+		struct hstate *h;
+
+		if (boot_words[i].is_size) {
+			h = hstate_of_size(parse_size(val));
+			any_size = true;
+			if (!h)
+				printk("hugetlb: hugepagesz=%s is not a size this kernel supports\n", val);
+			named = h;
+			continue;
+		}
+		h = any_size ? named : default_hstate;
+		if (!h || counted[h->index]) {
+			printk("hugetlb: hugepages=%s %s, ignored\n", val,
+			       h ? "given twice for one size" : "does not follow a supported hugepagesz");
+			continue;
+		}
+		counted[h->index] = true;
+		hugetlb_set_pool(h, parse_count(val));
+		printk("hugetlb: %llu of %llu %llu KiB pages in the pool\n", (unsigned long long)h->nr,
+		       (unsigned long long)parse_count(val), (unsigned long long)(h->size >> 10));
+	}
+	nr_boot_words = 0;
+}
+
 void hugetlb_init(void)
 {
-	for (int level = PT_LAST_LEVEL - 1; level >= 0 && nr_hstates < MAX_HSTATES; level--) {
-		u64 size = pt_level_size(level);
-		unsigned order = order_for(size);
-
-		if (!arch_pt_leaf_ok(level) || order >= MAX_ORDER)
+	nr_hstates = 0;
+	default_hstate = NULL;
+	for (int level = PT_LAST_LEVEL; level >= 0; level--) {
+		if (!arch_pt_leaf_ok(level))
 			continue;
-		hstates[nr_hstates].level = level;
-		hstates[nr_hstates].order = order;
-		hstates[nr_hstates].size = size;
-		nr_hstates++;
+		if (level < PT_LAST_LEVEL)
+			add_hstate(level, 1);
+		if (arch_pt_cont_entries(level) > 1)
+			add_hstate(level, arch_pt_cont_entries(level));
 	}
-	if (opt_hugepages) {
-		struct hstate *h = opt_hugepagesz ? hstate_of_size(parse_size(opt_hugepagesz)) : hugetlb_default();
-
-		if (!h) {
-			printk("hugetlb: hugepagesz=%s is not a size this kernel supports\n", opt_hugepagesz);
-			return;
-		}
-		hugetlb_set_pool(h, opt_hugepages);
-		printk("hugetlb: %llu of %llu %llu KiB pages in the pool\n", (unsigned long long)h->nr,
-		       (unsigned long long)opt_hugepages, (unsigned long long)(h->size >> 10));
-	}
+	if (!default_hstate && nr_hstates)
+		default_hstate = &hstates[0];
+	apply_boot_words();
 }
 
 void hugetlb_meminfo(u64 *total, u64 *free, u64 *resv, u64 *size_kb)
@@ -208,13 +306,23 @@ void hugetlb_meminfo(u64 *total, u64 *free, u64 *resv, u64 *size_kb)
 	*size_kb = h ? h->size >> 10 : 0;
 }
 
+u64 hugetlb_total_bytes(void)
+{
+	u64 n = 0;
+
+	for (int i = 0; i < nr_hstates; i++)
+		n += hstates[i].nr * hstates[i].size;
+	return n;
+}
+
 /* ---- mappings ---- */
 
 /*
- * The entry slot for the huge leaf covering addr. With alloc, the tables
- * above it are allocated, and a table left in the slot itself by small
- * pages that were mapped here before this VMA (munmap keeps table pages)
- * is freed, so the slot is invalid or a huge entry. Without alloc, the slot
+ * The entry slot for the huge page at addr (aligned to h->size): for a run,
+ * its first entry. With alloc, the tables above it are allocated, and a
+ * table left in a slot of the page (every entry of a run) by small pages
+ * that were mapped here before this VMA (munmap keeps table pages) is
+ * freed, so the slots are invalid or huge entries. Without alloc, a slot
  * may still hold such a table: huge_entry_page() never takes it for a page.
  * A hugetlb VMA owns its whole huge-aligned range, so a table there can only
  * be empty; one that is not means the kernel lost track of a mapping.
@@ -222,6 +330,15 @@ void hugetlb_meminfo(u64 *total, u64 *free, u64 *resv, u64 *size_kb)
 static bool huge_slot(struct mm *mm, const struct hstate *h, unsigned long addr, bool alloc,
 		      struct pt_cursor *c)
 {
+	u64 step = pt_level_size(h->level);
+
+	/* The run's other slots first: the returned cursor is the last walk (a fixmap slot may be reused). */
+	for (unsigned i = h->cont; alloc && h->level < PT_LAST_LEVEL && i-- > 1;) {
+		if (!pt_walk(&mm->pt, addr + i * step, h->level, true, c) || c->level != h->level)
+			return false;
+		if (arch_pte_is_table(c->val, c->level) && !pt_free_empty_table(&mm->pt, c))
+			panic("hugetlb: va 0x%lx: the table in a huge slot still maps something", c->va);
+	}
 	if (!pt_walk(&mm->pt, addr, h->level, alloc, c))
 		return false;
 	if (c->level != h->level)
@@ -231,9 +348,17 @@ static bool huge_slot(struct mm *mm, const struct hstate *h, unsigned long addr,
 	return true;
 }
 
-static void huge_set(struct mm *mm, struct pt_cursor *c, pteval_t new)
+/*
+ * Write the huge page at c (its first entry) through the choke point: a
+ * block alone, a run as a whole (every entry together; the choke point
+ * breaks the whole run first when any entry needs it).
+ */
+static void huge_set(struct mm *mm, const struct hstate *h, struct pt_cursor *c, pteval_t new)
 {
-	pte_update(&mm->pt, c->ptep, c->val, new, c->va, c->level);
+	if (h->cont == 1)
+		pte_update(&mm->pt, c->ptep, c->val, new, c->va, c->level);
+	else
+		pte_update_run(&mm->pt, c->ptep, h->cont, new, c->va, c->level);
 	c->val = new;
 }
 
@@ -260,6 +385,8 @@ static pteval_t huge_entry(const struct vma *v, const struct hstate *h, struct p
 		return arch_pte_mk_swp(ARCH_SWP_PROTNONE, page_to_phys(pg));
 	if (!writable)
 		prot &= ~PT_WRITE;
+	if (h->cont > 1)
+		prot |= PT_CONT;
 	return arch_pte_mk_leaf(page_to_phys(pg), prot, h->level);
 }
 
@@ -311,7 +438,7 @@ int hugetlb_fault(struct mm *mm, struct vma *v, unsigned long addr, enum fault_a
 		pg = take_page(h, v);
 		if (!pg)
 			return -ENOMEM;	/* the caller turns it into SIGBUS */
-		huge_set(mm, &c, huge_entry(v, h, pg, v->flags & VM_WRITE));
+		huge_set(mm, h, &c, huge_entry(v, h, pg, v->flags & VM_WRITE));
 		return 0;
 	}
 	if (access == FAULT_WRITE && !huge_can_write(v, pg)) {
@@ -322,7 +449,7 @@ int hugetlb_fault(struct mm *mm, struct vma *v, unsigned long addr, enum fault_a
 		copy->refcount = 1;
 		for (u64 off = 0; off < h->size; off += PAGE_SIZE)
 			memcpy((u8 *)page_address(copy) + off, (u8 *)page_address(pg) + off, PAGE_SIZE);
-		huge_set(mm, &c, huge_entry(v, h, copy, true));
+		huge_set(mm, h, &c, huge_entry(v, h, copy, true));
 		huge_page_put(h, pg);
 		return 0;
 	}
@@ -330,7 +457,7 @@ int hugetlb_fault(struct mm *mm, struct vma *v, unsigned long addr, enum fault_a
 
 	if (want == c.val)
 		return fault_entry_unchanged();
-	huge_set(mm, &c, want);
+	huge_set(mm, h, &c, want);
 	return 0;
 }
 
@@ -345,7 +472,7 @@ void hugetlb_zap(struct mm *mm, struct vma *v, unsigned long start, unsigned lon
 		if (huge_slot(mm, h, va, false, &c))
 			pg = huge_entry_page(c.val, c.level);
 		if (pg) {
-			huge_set(mm, &c, ARCH_PTE_INVALID);
+			huge_set(mm, h, &c, ARCH_PTE_INVALID);
 			huge_page_put(h, pg);
 			if (!removing && (v->flags & VM_HUGE_RESV))
 				h->resv++;	/* empty again: its reservation stands */
@@ -369,8 +496,8 @@ int hugetlb_move(struct mm *mm, struct vma *v, unsigned long from, unsigned long
 			return -ENOMEM;
 		BUG_ON(d.val != ARCH_PTE_INVALID);
 		val = c.val;
-		huge_set(mm, &c, ARCH_PTE_INVALID);	/* the old translation goes first (TLBI) */
-		huge_set(mm, &d, val);
+		huge_set(mm, h, &c, ARCH_PTE_INVALID);	/* the old translation goes first (TLBI) */
+		huge_set(mm, h, &d, val);
 	}
 	return 0;
 }
@@ -393,9 +520,9 @@ int hugetlb_copy(struct mm *dst, struct mm *src, struct vma *v)
 		if (!(v->flags & VM_SHARED) && arch_pte_valid(c.val)) {
 			child = huge_entry(v, h, pg, false);
 			if (c.val != child)
-				huge_set(src, &c, child);	/* both copy on their next write */
+				huge_set(src, h, &c, child);	/* both copy on their next write */
 		}
-		huge_set(dst, &d, child);
+		huge_set(dst, h, &d, child);
 	}
 	return 0;
 }
@@ -413,7 +540,7 @@ void hugetlb_change_protection(struct mm *mm, struct vma *v, unsigned long start
 			continue;
 		want = huge_entry(v, h, pg, huge_can_write(v, pg));
 		if (want != c.val)
-			huge_set(mm, &c, want);
+			huge_set(mm, h, &c, want);
 	}
 }
 

@@ -1,11 +1,21 @@
 /*
  * hugetlb.h - pools of huge pages and MAP_HUGETLB mappings.
  *
- * A huge page is one leaf above the last level (arm64 with 4 KiB pages:
- * 2 MiB at level 2 and 1 GiB at level 1; MicroBlaze: 4 MiB at level 0),
- * backed by a naturally aligned buddy block of the same size. Each size has
- * a pool, grown and shrunk with hugepages= at boot or by writing
- * /proc/sys/vm/nr_hugepages, and reported in /proc/meminfo as Linux does.
+ * A huge page is mapped by one leaf above the last level, or by one whole
+ * contiguous run of leaves (the arch's contiguous hint: all entries of the
+ * run written together through pte_update_run()), and backed by a naturally
+ * aligned buddy block of the same size. The sizes, smallest first (Linux's
+ * arm64 and MicroBlaze offer the same ones):
+ *
+ *   arm64 4 KiB pages   64K (16 pages), 2M (block), 32M (16 blocks), 1G (block)
+ *   arm64 16 KiB pages  2M (128 pages), 32M (block), 1G (32 blocks)
+ *   arm64 64 KiB pages  2M (32 pages), 512M (block), 16G (32 blocks)
+ *   MicroBlaze          4M (block), 16M (4 blocks: one 16M UTLB entry)
+ *
+ * The default size (MAP_HUGETLB without a size, /proc/sys/vm/nr_hugepages,
+ * /proc/meminfo) is the block one level above pages, as Linux's HPAGE_SIZE.
+ * Each size has a pool, filled by hugepagesz=S hugepages=N pairs at boot;
+ * the default one is also resized by writing /proc/sys/vm/nr_hugepages.
  *
  * Accounting follows Linux: a mapping reserves its pages at mmap time
  * (HugePages_Rsvd), a fault takes one from the pool, munmap gives faulted
@@ -22,7 +32,9 @@
 #include "mm.h"
 
 struct hstate {
-	int level;		/* page-table level of the leaf */
+	int index;		/* in the table of sizes (VM_HUGE_INDEX of its VMAs) */
+	int level;		/* page-table level of the leaves */
+	unsigned cont;		/* leaves per huge page: 1, or a whole contiguous run */
 	unsigned order;		/* buddy order of one huge page */
 	u64 size;		/* bytes */
 	u64 nr;			/* pages in the pool (HugePages_Total) */
@@ -31,14 +43,24 @@ struct hstate {
 	struct page *freelist;	/* free pages, linked through page->next */
 };
 
-extern u64 opt_hugepages;		/* hugepages=N */
-extern const char *opt_hugepagesz;	/* hugepagesz=2M|1G|4M */
+/*
+ * The bootargs, in command-line order (called by the parser, before
+ * hugetlb_init): hugepagesz=S names the size the next hugepages=N fills;
+ * a hugepages=N before any hugepagesz= fills the default size. False for
+ * a value that cannot be kept (malformed, too many words).
+ */
+bool hugetlb_bootarg_size(const char *val);
+bool hugetlb_bootarg_pages(const char *val);
 
-/* Find the sizes the arch can map and fill the boot-time pool. */
+/* Find the sizes the arch can map and fill the boot-time pools. */
 void hugetlb_init(void);
 
-/* The default size (the smallest), or NULL if the arch has none. */
+/* The default size, or NULL if the arch has none. */
 struct hstate *hugetlb_default(void);
+
+/* The sizes, smallest first: hugetlb_hstate(0 .. hugetlb_nr_hstates() - 1). */
+int hugetlb_nr_hstates(void);
+struct hstate *hugetlb_hstate(int i);
 
 /* The size mmap()'s MAP_HUGE_* bits ask for (0: default); NULL if unsupported. */
 struct hstate *hugetlb_from_mmap_flags(unsigned long flags);
@@ -87,5 +109,8 @@ u64 hugetlb_rss_bytes(struct mm *mm, struct vma *v, unsigned long start, unsigne
 
 /* /proc/meminfo's hugepage lines, for the default size. */
 void hugetlb_meminfo(u64 *total, u64 *free, u64 *resv, u64 *size_kb);
+
+/* Bytes in the pools of every size (meminfo's Hugetlb:, CommitLimit). */
+u64 hugetlb_total_bytes(void);
 
 #endif

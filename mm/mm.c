@@ -760,15 +760,19 @@ u64 mm_pagemap_entry(struct mm *mm, unsigned long va)
 {
 	/* LAB pagemap: begin; stub: (void)mm; (void)va; return 0; */
 	struct vma *v = vma_find(mm, va);
+	unsigned long base = va;	/* where the leaf (or run) mapping va starts */
 	struct pt_cursor c;
 	phys_addr_t pa;
 	struct page *pg;
-	u64 e = PM_PRESENT;
+	u64 e = PM_PRESENT, span;
 	int maps;
 
 	if (!v)
 		return 0;
-	pt_walk(&mm->pt, va, PT_LAST_LEVEL, false, &c);	/* never splits: a huge leaf stays */
+	if (v->flags & VM_HUGETLB)	/* a run's first entry names the huge page (PROT_NONE members all do) */
+		base = ALIGN_DOWN(va, hugetlb_of_vma(v)->size);
+	pt_walk(&mm->pt, base, PT_LAST_LEVEL, false, &c);	/* never splits: a huge leaf stays */
+	span = (v->flags & VM_HUGETLB) ? hugetlb_of_vma(v)->size : pt_level_size(c.level);
 	if (arch_pte_valid(c.val) && !arch_pte_is_table(c.val, c.level))
 		pa = arch_pte_pa(c.val);
 	else if (!arch_pte_is_table(c.val, c.level) && arch_pte_swp_kind(c.val) == ARCH_SWP_PROTNONE)
@@ -776,7 +780,7 @@ u64 mm_pagemap_entry(struct mm *mm, unsigned long va)
 	else
 		return 0;	/* PM-2: not present (nothing, a guard marker, no table) */
 	pg = phys_to_page(pa);	/* a huge leaf: its first page holds the count */
-	pa += va & (pt_level_size(c.level) - 1) & ~(u64)(PAGE_SIZE - 1);
+	pa += (va - base + (base & (span - 1))) & ~(u64)(PAGE_SIZE - 1);
 	if ((v->flags & VM_SHARED) || v->file)
 		e |= PM_FILE;	/* PM-3: page cache or shared memory, not private anonymous */
 	maps = page_count(pg) - (v->file ? 1 : 0);	/* the file's own reference is not a mapping */

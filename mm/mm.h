@@ -30,11 +30,11 @@
 #define VM_NOHUGEPAGE	0x00200000u	/* MADV_NOHUGEPAGE */
 /* VM_HUGETLB (vma.h)	0x00400000u	   a MAP_HUGETLB mapping */
 #define VM_HUGE_RESV	0x00800000u	/* hugetlb: reserves its pages (no MAP_NORESERVE) */
-#define VM_HUGE_LEVEL_SHIFT 24		/* hugetlb: page-table level of its leaves (2 bits) */
-#define VM_HUGE_LEVEL(l) ((unsigned)(l) << VM_HUGE_LEVEL_SHIFT)
+#define VM_HUGE_INDEX_SHIFT 24		/* hugetlb: its size, an index into hugetlb's hstates (2 bits) */
+#define VM_HUGE_INDEX(i) ((unsigned)(i) << VM_HUGE_INDEX_SHIFT)
 /* VM_BTI (vma.h)	0x04000000u	   PROT_BTI */
-_Static_assert((VM_HUGE_LEVEL(3) & (VM_HUGE_RESV | VM_BTI | VM_LOCKED_MASK)) == 0,
-	       "VM_HUGE_LEVEL's two bits overlap another VM flag");
+_Static_assert((VM_HUGE_INDEX(3) & (VM_HUGE_RESV | VM_BTI | VM_LOCKED_MASK)) == 0,
+	       "VM_HUGE_INDEX's two bits overlap another VM flag");
 /* VM_LOCKED, VM_LOCKONFAULT (vma.h)	0x10000000u, 0x20000000u */
 
 /* Kinds of access, for mm_fault(). */

@@ -29,7 +29,7 @@ bool opt_mm_check;
 #define MAP_MASK	0x00ffffffu	/* mappings in a count slot */
 #define HOLDER_ONE	0x01000000u	/* one holder in a count slot */
 #define THP_LEVEL	(PT_LAST_LEVEL - 1)
-#define MAX_HSTATES	PT_LEVELS
+#define MAX_HSTATES	4	/* VM_HUGE_INDEX has two bits */
 
 static u32 *count;		/* per page_frame_index(); all zero between checks */
 static unsigned long count_slots;
@@ -47,9 +47,10 @@ struct check {
 	int pid;
 	const struct vma *v;		/* cursor: the first VMA ending above the walk */
 	u64 tables, thp;		/* found in pass 1 */
-	struct hstate *hs[MAX_HSTATES];	/* the pools, by leaf level (NULL: none) */
+	struct hstate *hs[MAX_HSTATES];	/* the pools, by size index (NULL: none) */
 	u64 want_resv[MAX_HSTATES];	/* unfaulted pages of reserving VMAs */
 	u64 mapped[MAX_HSTATES];	/* distinct pool pages mapped (pass 2) */
+	unsigned long run_va;		/* the hugetlb run whose first entry was checked last (1: none) */
 	u64 committed;			/* pages of VM_ACCOUNT VMAs (pass 1) */
 };
 
@@ -99,24 +100,26 @@ void mm_check_init(void)
 
 /* ---- pools ---- */
 
-/* Find the hugetlb pools, one per leaf level. */
+/* Find the hugetlb pools, one per size. */
 static void find_pools(struct check *k)
 {
-	for (int l = 0; l < PT_LAST_LEVEL && l < MAX_HSTATES; l++) {
-		struct hstate *h = NULL;
-
-		if (arch_pt_leaf_ok(l))
-			h = hugetlb_from_mmap_flags((unsigned long)arch_pt_shift(l) << 26);
-		k->hs[l] = h && h->level == l ? h : NULL;
-	}
+	for (int i = 0; i < MAX_HSTATES; i++)
+		k->hs[i] = hugetlb_hstate(i);
+	k->run_va = 1;
 }
 
-/* The level of a hugetlb VMA's leaves (its flags), or -1 if it names no pool. */
+/* The size of a hugetlb VMA (its flags), or NULL if it names no pool. */
+static const struct hstate *huge_of(const struct check *k, const struct vma *v)
+{
+	return k->hs[(v->flags >> VM_HUGE_INDEX_SHIFT) & 3];
+}
+
+/* The level of a hugetlb VMA's leaves, or -1 if it names no pool. */
 static int huge_level(const struct check *k, const struct vma *v)
 {
-	int l = (int)((v->flags >> VM_HUGE_LEVEL_SHIFT) & 3);
+	const struct hstate *h = huge_of(k, v);
 
-	return l < MAX_HSTATES && k->hs[l] ? l : -1;
+	return h ? h->level : -1;
 }
 
 /* ---- one page: count (pass 1) or compare (pass 2) ---- */
@@ -157,13 +160,13 @@ static bool page_ref(struct check *k, struct page *pg, unsigned long va, bool ho
 	return true;
 }
 
-/* The page an entry maps must be an allocated block of this size. */
-static struct page *mapped_page(struct check *k, phys_addr_t pa, unsigned long va, int level)
+/* The page an entry maps must be an allocated block of size bytes. */
+static struct page *mapped_page(struct check *k, phys_addr_t pa, unsigned long va, int level, u64 size)
 {
 	struct page *pg = phys_to_page(pa);
 	unsigned order = 0;
 
-	while (((u64)PAGE_SIZE << order) < pt_level_size(level))
+	while (((u64)PAGE_SIZE << order) < size)
 		order++;
 	if (!pg)
 		fail(k, "va 0x%lx level %d: maps 0x%llx, which is no RAM page", va, level,
@@ -193,7 +196,10 @@ static void check_leaf(struct check *k, const struct vma *v, unsigned long va, p
 		       struct page *pg)
 {
 	unsigned prot = arch_pte_prot(d);
+	const struct hstate *h = (v->flags & VM_HUGETLB) ? huge_of(k, v) : NULL;
 
+	if (h && h->cont > 1)
+		prot ^= PT_CONT;	/* a run's entries must have it: then it is clear here */
 	if (!(v->flags & VM_ACCESS))
 		fail(k, "va 0x%lx: accessible entry 0x%llx in a PROT_NONE VMA [0x%lx, 0x%lx)", va,
 		     (unsigned long long)d, v->start, v->end);
@@ -229,8 +235,43 @@ static bool huge_leaf_ok(struct check *k, const struct vma *v, unsigned long va,
 	return !k->failed;
 }
 
-/* Any non-empty entry that is not a table. */
-static void check_entry(struct check *k, unsigned long va, pteval_t d, int level)
+/*
+ * An entry of a hugetlb VMA whose pages are contiguous runs. At the run's
+ * first entry, every member must be what one write of the run gives: the
+ * first moved on by i leaves (valid, with the contiguous bit), or the very
+ * same PROT_NONE entry; true then, so the caller checks the page once.
+ * Another member is accepted (false) only if its run's first entry was.
+ */
+static bool run_ok(struct check *k, const struct vma *v, unsigned long va, const pteval_t *ptep, int level)
+{
+	const struct hstate *h = huge_of(k, v);
+	unsigned long run = ALIGN_DOWN(va, h->size);
+	pteval_t first = arch_pte_read(ptep);
+
+	if (va != run) {
+		if (k->run_va != run)
+			fail(k, "va 0x%lx: member of a %llu KiB run whose first entry (va 0x%lx) is empty", va,
+			     (unsigned long long)(h->size >> 10), run);
+		return false;
+	}
+	if (arch_pte_valid(first) && !arch_pte_is_cont(first))
+		fail(k, "va 0x%lx: entry 0x%llx of a %llu KiB run without the contiguous bit", va,
+		     (unsigned long long)first, (unsigned long long)(h->size >> 10));
+	for (unsigned i = 1; i < h->cont && !k->failed; i++) {
+		pteval_t want = arch_pte_valid(first) ? arch_pte_oa_add(first, (u64)i * pt_level_size(level)) : first;
+		pteval_t e = arch_pte_read(ptep + i);
+
+		if (e != want)
+			fail(k, "va 0x%lx: entry %u of the %llu KiB run at 0x%lx is 0x%llx, the run's first gives 0x%llx",
+			     va + i * (unsigned long)pt_level_size(level), i, (unsigned long long)(h->size >> 10), va,
+			     (unsigned long long)e, (unsigned long long)want);
+	}
+	k->run_va = run;
+	return !k->failed;
+}
+
+/* Any non-empty entry that is not a table (at ptep in its table). */
+static void check_entry(struct check *k, unsigned long va, const pteval_t *ptep, pteval_t d, int level)
 {
 	u64 size = pt_level_size(level);
 	const struct vma *v = vma_over(k, va, size);
@@ -250,20 +291,19 @@ static void check_entry(struct check *k, unsigned long va, pteval_t d, int level
 			     va, level, (unsigned long long)d, v->start, v->end);
 		return;	/* a guard marker */
 	}
-	if (level != PT_LAST_LEVEL) {
+	if (level != PT_LAST_LEVEL || (v->flags & VM_HUGETLB)) {
 		if (!huge_leaf_ok(k, v, va, level))
 			return;
-	} else if (v->flags & VM_HUGETLB) {
-		fail(k, "va 0x%lx: page-sized entry 0x%llx in hugetlb VMA [0x%lx, 0x%lx)", va,
-		     (unsigned long long)d, v->start, v->end);
-		return;
 	}
-	pg = mapped_page(k, protnone ? arch_pte_swp_pa(d) : arch_pte_pa(d), va, level);
+	if ((v->flags & VM_HUGETLB) && huge_of(k, v)->cont > 1 && !run_ok(k, v, va, ptep, level))
+		return;	/* a run's other members: checked with its first entry */
+	pg = mapped_page(k, protnone ? arch_pte_swp_pa(d) : arch_pte_pa(d), va, level,
+			 (v->flags & VM_HUGETLB) ? huge_of(k, v)->size : pt_level_size(level));
 	if (!pg)
 		return;
 	if (k->verify) {
-		if (page_ref(k, pg, va, false) && (v->flags & VM_HUGETLB) && huge_level(k, v) >= 0)
-			k->mapped[huge_level(k, v)]++;
+		if (page_ref(k, pg, va, false) && (v->flags & VM_HUGETLB) && huge_of(k, v))
+			k->mapped[huge_of(k, v)->index]++;
 		return;
 	}
 	if (protnone && (v->flags & VM_ACCESS))
@@ -320,7 +360,7 @@ static void walk_table(struct check *k, phys_addr_t pa, int level, unsigned long
 				walk_table(k, arch_pte_pa(d), level + 1, va);
 			t = pt_entry_ptr(pa, level, i - i % per_page);	/* the child walk may reuse a fixmap slot */
 		} else {
-			check_entry(k, va, d, level);
+			check_entry(k, va, &t[i % per_page], d, level);
 		}
 	}
 }
@@ -367,8 +407,9 @@ static void check_vmas(struct check *k)
 	}
 	check_vm_counts(k);
 	for (const struct vma *v = k->mm->vmas; v && !k->failed; v = v->next) {
-		int hl = (v->flags & VM_HUGETLB) ? huge_level(k, v) : -1;
-		u64 align = hl >= 0 ? pt_level_size(hl) : PAGE_SIZE;
+		const struct hstate *h = (v->flags & VM_HUGETLB) ? huge_of(k, v) : NULL;
+		int hl = h ? h->level : -1;
+		u64 align = h ? h->size : PAGE_SIZE;
 
 		if (!IS_ALIGNED(v->start, align) || !IS_ALIGNED(v->end, align) || v->end > USER_VA_END)
 			fail(k, "VMA [0x%lx, 0x%lx) (flags 0x%x) not aligned to 0x%llx or beyond user space",
@@ -388,7 +429,7 @@ static void check_vmas(struct check *k)
 			pt_walk(&k->mm->pt, va, hl, false, &c);
 			if (c.level != hl || arch_pte_is_table(c.val, hl) ||
 			    (!arch_pte_valid(c.val) && arch_pte_swp_kind(c.val) != ARCH_SWP_PROTNONE))
-				k->want_resv[hl]++;
+				k->want_resv[h->index]++;
 		}
 	}
 }
@@ -446,6 +487,7 @@ static void pass(struct check *k, struct mm *const *mms, const int *pids, int n)
 			check_vmas(k);
 		}
 		k->v = mms[i]->vmas;
+		k->run_va = 1;
 		if (!k->failed)
 			walk_table(k, mms[i]->pt.root, 0, 0);
 	}

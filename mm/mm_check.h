@@ -9,9 +9,11 @@
  *     (vma_check_report), and no two adjacent VMAs that vma_mergeable()
  *     says should be one;
  *   - every non-empty page-table entry: inside a VMA, at a level the VMA
- *     allows (hugetlb leaves only in hugetlb VMAs at their level, THP
- *     leaves only in private anonymous VMAs, no table in a hugetlb leaf
- *     slot), with no permission the VMA lacks, no write to a private page
+ *     allows (hugetlb leaves only in hugetlb VMAs at their level, and for
+ *     a contiguous-run size each run whole: every member what one write
+ *     of the run gives; THP leaves only in private anonymous VMAs, no
+ *     table in a hugetlb leaf slot, the contiguous bit nowhere else),
+ *     with no permission the VMA lacks, no write to a private page
  *     shared copy-on-write, PROT_NONE entries only in PROT_NONE VMAs;
  *   - every page that is mapped or held: its reference count equals its
  *     mappings in all live address spaces plus its holders (a memfd, the

@@ -290,6 +290,10 @@ size_t ptdump_user_buf(const struct pt_space *as, char *buf, size_t size)
 			continue;
 		size_str(pt_level_size(level), s, sizeof(s));
 		pd_printf(&o, " %s leaves: %llu", s, (pt_ull)c.leaves[level]);
+		if (c.cont_runs[level]) {
+			size_str(pt_run_size(level), s, sizeof(s));
+			pd_printf(&o, " %s cont runs: %llu", s, (pt_ull)c.cont_runs[level]);
+		}
 	}
 	pd_puts(&o, "\n");
 	return o.len;

@@ -46,7 +46,8 @@ size_t ptdump_kernel_buf(const struct pt_space *kernel, char *buf, size_t size);
 
 /*
  * The user half of address space as (ptdump format), the levels line, then a line counting
- * its table pages and leaves per size: /proc/self/pagetables.
+ * its table pages and leaves per size (and contiguous runs, where there are
+ * some): /proc/self/pagetables.
  */
 size_t ptdump_user_buf(const struct pt_space *as, char *buf, size_t size);
 

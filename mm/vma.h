@@ -50,7 +50,7 @@
 #define VM_LOCKONFAULT	0x20000000u	/* with VM_LOCKED: pages are locked as they fault in, not populated */
 #define VM_LOCKED_MASK	(VM_LOCKED | VM_LOCKONFAULT)
 #define VM_HUGETLB	0x00400000u	/* MAP_HUGETLB: never merged with a neighbour */
-/* bits 24-25 (0x03000000): a hugetlb VMA's leaf level, VM_HUGE_LEVEL() in mm.h */
+/* bits 24-25 (0x03000000): a hugetlb VMA's size, VM_HUGE_INDEX() in mm.h */
 #define VM_BTI		0x04000000u	/* PROT_BTI (arm64 with FEAT_BTI): pages are BTI-guarded */
 #define VM_ACCESS	(VM_READ | VM_WRITE | VM_EXEC)
 

@@ -56,6 +56,9 @@ static void check_entry(struct mm *m, unsigned long va, pteval_t d, int level, v
 		unsigned prot = arch_pte_prot(d);
 		struct page *pg = phys_to_page(arch_pte_pa(d));
 
+		if ((v->flags & VM_HUGETLB) && hugetlb_of_vma(v)->cont > 1)	/* a run member: the huge page's head */
+			pg = phys_to_page(arch_pte_pa(d) & ~(phys_addr_t)(hugetlb_of_vma(v)->size - 1));
+
 		pa = arch_pte_pa(d);
 		if (level != PT_LAST_LEVEL && !(level == PT_LAST_LEVEL - 1 && (v->flags & VM_HUGEPAGE)) &&
 		    !((v->flags & VM_HUGETLB) && level == hugetlb_of_vma(v)->level))
@@ -83,6 +86,9 @@ static void check_entry(struct mm *m, unsigned long va, pteval_t d, int level, v
 		snprintf(pt_problem, sizeof(pt_problem), "unknown entry 0x%llx at 0x%lx",
 			 (unsigned long long)d, va);
 	}
+	if (pa && (v->flags & VM_HUGETLB) && hugetlb_of_vma(v)->cont > 1 &&
+	    (va & (hugetlb_of_vma(v)->size - 1)))
+		pa = 0;	/* another member of a run: its page is counted at the run's first entry */
 	if (pa) {
 		struct page *pg = phys_to_page(pa);
 

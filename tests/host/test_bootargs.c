@@ -10,6 +10,18 @@ static u64 num;
 static int choice;
 static const char *str;
 static const char *const modes[] = { "full", "on", "off", NULL };
+static char calls[64];	/* every value the BA_CALL option got, each followed by ';' */
+
+/* A BA_CALL callback: keeps every value but "bad". */
+static bool record(const char *val)
+{
+	if (!strcmp(val, "bad"))
+		return false;
+	strncat(calls, val, sizeof(calls) - strlen(calls) - 2);
+	strcat(calls, ";");
+	return true;
+}
+static bootarg_fn record_fn = record;
 
 static const struct bootarg table[] = {
 	{ "ptdump", BA_FLAG, &flag, NULL, "dump" },
@@ -17,6 +29,7 @@ static const struct bootarg table[] = {
 	{ "hugepages", BA_UINT, &num, NULL, "count" },
 	{ "rodata", BA_CHOICE, &choice, modes, "mode" },
 	{ "ktest", BA_STRING, &str, NULL, "tests" },
+	{ "hugepagesz", BA_CALL, &record_fn, NULL, "size" },
 };
 
 /* Reset the variables to their defaults and parse s; return problems. */
@@ -28,6 +41,7 @@ static int parse(const char *s)
 	num = 7;
 	choice = 0;
 	str = NULL;
+	calls[0] = '\0';
 	strncpy(buf, s, sizeof(buf) - 1);
 	CAPTURE_START();
 	int n = bootargs_parse(buf, table, (int)(sizeof(table) / sizeof(table[0])));
@@ -60,5 +74,10 @@ int main(void)
 	       "several options, one unknown: the rest still apply");
 	tap_ok(parse("rodata=on=off") == 1, "value containing '=' is a bad choice");
 	tap_ok(parse("ktest=a=b") == 0 && strcmp(str, "a=b") == 0, "string keeps later '='");
+	tap_ok(parse("hugepagesz=64K ptdump hugepagesz=32M") == 0 && strcmp(calls, "64K;32M;") == 0 && flag,
+	       "a call option gets every occurrence, in order (%s)", calls);
+	tap_ok(parse("hugepagesz=bad hugepagesz=2M") == 1 && strstr(host_capture, "hugepagesz: bad value 'bad'") &&
+	       strcmp(calls, "2M;") == 0, "a value the callback refuses is one problem, the next still applies");
+	tap_ok(parse("hugepagesz") == 1 && calls[0] == '\0', "a call option needs a value");
 	return tap_done();
 }

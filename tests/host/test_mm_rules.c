@@ -42,6 +42,7 @@
 #include "tlb_model.h"
 #include "host_env.h"
 #include "mm_oracle.h"
+#include "hugetlb.h"
 
 #define P PAGE_SIZE
 
@@ -953,6 +954,101 @@ static void test_thp(void)
 	end("transparent huge pages");
 }
 
+/* ==== hugetlb pages mapped as contiguous runs ==== */
+
+/*
+ * The run of h at va: 1 if every entry is valid with the contiguous bit and
+ * maps the first's output moved on by its index (*pa, *prot: the first's),
+ * 2 if every entry is the same PROT_NONE entry, 0 if all are invalid, -1
+ * for anything else (a run half written).
+ */
+static int run_state(const struct hstate *h, unsigned long va, phys_addr_t *pa, unsigned *prot)
+{
+	u64 step = pt_level_size(h->level);
+	struct pt_cursor c;
+	pteval_t first;
+
+	if (!pt_walk(&mm->pt, va, h->level, false, &c) || c.level != h->level)
+		return 0;
+	first = c.val;
+	*pa = arch_pte_valid(first) ? arch_pte_pa(first) : 0;
+	*prot = arch_pte_valid(first) ? arch_pte_prot(first) & (PT_READ | PT_WRITE | PT_EXEC) : 0;
+	for (unsigned i = 0; i < h->cont; i++) {
+		pteval_t e = arch_pte_read(c.ptep + i);
+
+		if (first == ARCH_PTE_INVALID ? e != first :
+		    arch_pte_valid(first) ? e != arch_pte_oa_add(first, i * step) || !arch_pte_is_cont(e) :
+		    e != first)
+			return -1;
+	}
+	return first == ARCH_PTE_INVALID ? 0 : arch_pte_valid(first) ? 1 : 2;
+}
+
+/*
+ * The smallest contiguous-run hugetlb size through mmap, faults, mprotect
+ * (read-only, PROT_NONE, back), fork and copy-on-write, munmap and mremap:
+ * every write of a run changes all its entries together (the TLB model
+ * checks each against the cached translations: a run must never be half
+ * old and half new where that needs a break), and the copy-on-write is one
+ * break-before-make of the whole run.
+ */
+static void test_hugetlb_runs(void)
+{
+	const unsigned long base = 0x40000000UL;
+	struct hstate *h = NULL;
+	phys_addr_t pa, pa2;
+	unsigned prot, shift = 0;
+	u64 bbm0, bbm1, inplace;
+	unsigned long sz;
+	long flags;
+
+	begin();
+	hugetlb_init();
+	for (int i = 0; i < hugetlb_nr_hstates() && !h; i++)
+		if (hugetlb_hstate(i)->cont > 1)
+			h = hugetlb_hstate(i);
+	if (!h || 4 * h->size > ENV_POOL_SIZE || hugetlb_set_pool(h, 3) != 3) {
+		tap_ok(0, "a pool of 3 contiguous-run hugetlb pages (%llu KiB)", h ? (unsigned long long)(h->size >> 10) : 0ULL);
+		end("hugetlb contiguous runs");
+		return;
+	}
+	sz = (unsigned long)h->size;
+	while ((1UL << shift) < sz)
+		shift++;
+	flags = ANON | MAP_FIXED | MAP_HUGETLB | ((long)shift << 26);
+	tap_ok(do_mmap(base, 2 * sz, RW, flags) == (long)base, "MAP_HUGETLB | MAP_HUGE_%luKB: two %lu KiB pages",
+	       sz >> 10, sz >> 10);
+	tap_ok(fault(base + 5 * P, FAULT_WRITE) == 0 && run_state(h, base, &pa, &prot) == 1 &&
+	       prot == (PT_READ | PT_WRITE), "a write fault maps the page as one writable run of %u entries", h->cont);
+	tap_ok(do_mprotect(base, sz, PROT_READ) == 0 && run_state(h, base, &pa2, &prot) == 1 && pa2 == pa &&
+	       prot == PT_READ, "mprotect read-only rewrites the whole run, same page");
+	tap_ok(do_mprotect(base, sz, PROT_NONE) == 0 && run_state(h, base, &pa2, &prot) == 2,
+	       "mprotect PROT_NONE: every entry of the run the same PROT_NONE entry");
+	tap_ok(do_mprotect(base, sz, RW) == 0 && run_state(h, base, &pa2, &prot) == 1 && pa2 == pa &&
+	       prot == (PT_READ | PT_WRITE), "mprotect back to read-write: the run again, same page, writable");
+	child = mm_copy(mm);
+	after("mm_copy");
+	tap_ok(child && run_state(h, base, &pa2, &prot) == 1 && prot == PT_READ,
+	       "fork: the parent's run becomes read-only (copy-on-write)");
+	pte_update_counts(&bbm0, &inplace);
+	tap_ok(fault(base + P, FAULT_WRITE) == 0 && run_state(h, base, &pa2, &prot) == 1 && pa2 != pa &&
+	       prot == (PT_READ | PT_WRITE), "a write copies the page: a new writable run");
+	pte_update_counts(&bbm1, &inplace);
+	tap_ok(bbm1 == bbm0 + 1, "the copy-on-write is one break-before-make of the whole run (%llu)",
+	       (unsigned long long)(bbm1 - bbm0));
+	if (child)
+		end_child();
+	tap_ok(do_munmap(base + P, P) == -EINVAL && do_munmap(base, sz + P) == -EINVAL,
+	       "munmap not aligned to the size: EINVAL");
+	tap_ok(do_munmap(base, sz) == 0 && run_state(h, base, &pa2, &prot) == 0, "munmap empties the whole run");
+	tap_ok(fault(base + sz, FAULT_READ) == 0 && run_state(h, base + sz, &pa, &prot) == 1 &&
+	       do_mremap(base + sz, sz, sz, MREMAP_MAYMOVE | MREMAP_FIXED, base + 4 * sz) == (long)(base + 4 * sz) &&
+	       run_state(h, base + sz, &pa2, &prot) == 0 && run_state(h, base + 4 * sz, &pa2, &prot) == 1 &&
+	       pa2 == pa, "mremap moves a run whole: the old one empty, the new one the same page");
+	tap_ok(do_munmap(base + 4 * sz, sz) == 0 && hugetlb_set_pool(h, 0) == 0, "unmapped, the pool emptied");
+	end("hugetlb contiguous runs");
+}
+
 /* See the KNOWN BUG comment above put_mm(). */
 static void test_asid_free(void)
 {
@@ -975,6 +1071,7 @@ int main(void)
 	test_mprotect_split_merge();
 	test_pte_permissions();
 	test_thp();
+	test_hugetlb_runs();
 	test_asid_free();
 	return tap_done();
 }

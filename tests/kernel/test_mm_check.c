@@ -15,6 +15,7 @@
 #include "page_alloc.h"
 #include "mm_check.h"
 #include "hugetlb.h"
+#include "mm_ops.h"
 
 #define P		PAGE_SIZE
 #define BASE		0x20000000UL
@@ -276,6 +277,51 @@ static void huge(void)
 	h->free--;
 }
 
+/*
+ * A hugetlb page mapped as a contiguous run (the smallest such size): every
+ * member must be what one write of the run gives, and the first must be
+ * there. The members are corrupted by plain stores (the choke point refuses
+ * to change one member of a run), in A only, never entered by a CPU.
+ */
+static void runs(void)
+{
+	struct hstate *h = NULL;
+	struct mm *a = mms[0];
+	struct pt_cursor c;
+	unsigned long rv;
+	struct vma *v;
+	u64 step, want;
+
+	for (int i = 0; i < hugetlb_nr_hstates() && !h; i++)
+		if (hugetlb_hstate(i)->cont > 1)
+			h = hugetlb_hstate(i);
+	want = h ? h->nr + 1 : 0;
+	if (!h || hugetlb_set_pool(h, want) != want || h->free <= h->resv) {
+		printk("# mm_check: no contiguous-run hugetlb page could be had: run cases not tested\n");
+		return;
+	}
+	step = pt_level_size(h->level);
+	rv = ALIGN_UP(hh + 4 * pt_level_size(HUGE_LEVEL), h->size);
+	v = vma_insert(a, rv, rv + h->size, RW | hugetlb_vma_flags(h, false), NULL, 0);
+	if (!v || mm_fault(a, rv, FAULT_WRITE) || !pt_walk(&a->pt, rv, h->level, false, &c) ||
+	    c.level != h->level || !arch_pte_is_cont(c.val)) {
+		ktest_ok(false, "a %llu KiB hugetlb page faulted in as a run", (unsigned long long)(h->size >> 10));
+		return;
+	}
+	expect_clean("a hugetlb page mapped as one contiguous run");
+	arch_pte_write(c.ptep + 1, arch_pte_oa_add(c.val, 2 * step));
+	expect_fires("a run member with the wrong output address", "the run's first gives");
+	arch_pte_write(c.ptep + 1, arch_pte_oa_add(c.val, step));
+	arch_pte_write(c.ptep, ARCH_PTE_INVALID);
+	expect_fires("a run whose first entry is empty", "whose first entry");
+	arch_pte_write(c.ptep, arch_pte_mk_leaf(arch_pte_pa(c.val), arch_pte_prot(c.val) & ~PT_CONT, h->level));
+	expect_fires("a run entry without the contiguous bit", "without the contiguous bit");
+	arch_pte_write(c.ptep, c.val);
+	expect_clean("the run restored");
+	ktest_ok(mm_munmap(a, rv, h->size) == 0, "the run unmapped");
+	hugetlb_set_pool(h, h->nr - 1);
+}
+
 KTEST(mm_check)
 {
 	struct page_stats before, after;
@@ -292,6 +338,7 @@ KTEST(mm_check)
 	counts();
 	vmas();
 	huge();
+	runs();
 	expect_clean("everything undone");
 	mm_put(mms[1]);
 	mm_put(mms[0]);

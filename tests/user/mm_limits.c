@@ -287,20 +287,21 @@ static void test_hugetlb(void)
 
 static void test_strict(void)
 {
-	long total = meminfo_kb("MemTotal"), htot = meminfo_kb("HugePages_Total"), hs = meminfo_kb("Hugepagesize");
+	/* Hugetlb: the pools of every size (HugePages_Total counts the default size only) */
+	long total = meminfo_kb("MemTotal"), hugetlb = meminfo_kb("Hugetlb");
 	long swap = meminfo_kb("SwapTotal"), want, limit, c0;
 	unsigned long brk0 = sys_brk(0);
 	void *p, *q;
 
 	if (swap < 0)
 		swap = 0;
-	if (htot < 0 || hs < 0)
-		htot = hs = 0;
+	if (hugetlb < 0)
+		hugetlb = 0;
 	sysctl_set("overcommit_ratio", 30);
 	/* Linux computes it in pages: pg kB each (4 with 4K pages, 64 with 64K). */
 	long pg = getpagesize() / 1024;
 
-	want = ((total - htot * hs) / pg * 30 / 100) * pg + swap;
+	want = ((total - hugetlb) / pg * 30 / 100) * pg + swap;
 	limit = meminfo_kb("CommitLimit");
 	tap_ok(limit >= want - 2 * pg && limit <= want + 2 * pg && sysctl_get("overcommit_kbytes") == 0,
 	       "OC-8: CommitLimit is (RAM - hugetlb) * overcommit_ratio / 100 + swap (%ld kB, want %ld)", limit, want);

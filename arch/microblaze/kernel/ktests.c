@@ -1,7 +1,8 @@
 /*
  * ktests.c - in-kernel tests of MicroBlaze specifics: the timer interrupt
  * arrives and is counted, the optional exceptions are on, and the refill
- * handler loads a 16 MiB run of the linear map as one 16 MiB slot.
+ * handler loads a 16 MiB run of the linear map, and a 16 MiB hugetlb page
+ * of a user address space, as one 16 MiB slot.
  */
 #include "ktest.h"
 #include "printk.h"
@@ -12,6 +13,9 @@
 #include "irq.h"
 #include "ktime.h"
 #include "mb.h"
+#include "hugetlb.h"
+#include "mm_ops.h"
+#include "arch_proc.h"
 
 /* The xps-timer tick is wired through the xps-intc and counted. */
 KTEST(mb_timer_ticks)
@@ -70,4 +74,40 @@ KTEST(mb_refill_16m)
 	ktest_ok(huge_after == huge_before + 1,
 		 "two reads 15 MiB apart in the run at 0x%lx load one 16M slot (16M slots %u -> %u)",
 		 va, huge_before, huge_after);
+}
+
+/*
+ * A 16 MiB hugetlb page (four 4 MiB level-0 leaves with PTE_CONT) is loaded
+ * as one 16 MiB slot for a user address too: two reads 15 MiB apart, made
+ * by the kernel with the address space switched in, take one slot.
+ */
+KTEST(mb_refill_16m_hugetlb)
+{
+	const unsigned long va = 0x40000000UL, size = 0x1000000UL;
+	struct hstate *h = hugetlb_from_mmap_flags(24UL << 26);	/* MAP_HUGE_16MB */
+	unsigned before, huge_before, after, huge_after;
+	struct mm *mm = mm_create();
+	u64 want = h ? h->nr + 1 : 0;
+
+	if (!h || !mm || hugetlb_set_pool(h, want) != want ||
+	    !vma_insert(mm, va, va + size, VM_READ | VM_WRITE | VM_MAYREAD | VM_MAYWRITE | hugetlb_vma_flags(h, false),
+			NULL, 0) ||
+	    mm_fault(mm, va, FAULT_WRITE)) {
+		ktest_ok(false, "a 16 MiB hugetlb page faulted in (size %s, mm %p)", h ? "known" : "unknown", (void *)mm);
+		if (mm)
+			mm_put(mm);
+		return;
+	}
+	arch_switch_mm(mm);
+	mb_tlb_flush_range(va, size, -1);
+	mb_tlb_census(&before, &huge_before);
+	(void)*(volatile u32 *)(va + 0x123450);
+	(void)*(volatile u32 *)(va + 0xfedcb8);
+	mb_tlb_census(&after, &huge_after);
+	arch_switch_mm(NULL);
+	ktest_ok(huge_after == huge_before + 1,
+		 "two reads 15 MiB apart in the hugetlb page at 0x%lx load one 16M slot (16M slots %u -> %u)", va,
+		 huge_before, huge_after);
+	mm_put(mm);
+	hugetlb_set_pool(h, want - 1);
 }

@@ -277,9 +277,9 @@ static struct vma *mmap_insert(struct mm *mm, unsigned long addr, unsigned long 
 }
 
 /*
- * OC-20, OC-21, OC-1: RLIMIT_AS and RLIMIT_DATA, then the commit charge,
- * as Linux's mmap_region(): pages MAP_FIXED replaces count as gone.
- * 0 or -ENOMEM.
+ * OC-20, OC-21, OC-1: RLIMIT_AS and RLIMIT_DATA, then MAP_FIXED's seal
+ * check, then the commit charge, as Linux's mmap_region(): pages MAP_FIXED
+ * replaces count as gone. 0, -ENOMEM or -EPERM.
  */
 static long mmap_limits(struct mm *mm, unsigned long addr, unsigned long len, unsigned long flags,
 			unsigned vmflags)
@@ -290,6 +290,15 @@ static long mmap_limits(struct mm *mm, unsigned long addr, unsigned long len, un
 		mm_range_pages(mm, addr, addr + len, &old, &old_charged);
 	if (!mm_may_expand(mm, vmflags, pages - old))
 		return -ENOMEM;
+	/* LAB mseal: begin */
+	/* MS-21 where Linux's mmap_region() meets it: while it gathers the
+	 * VMAs MAP_FIXED replaces, before the commit charge and a huge-page
+	 * reservation (so a sealed range is EPERM even with an empty pool). */
+	if (flags & MAP_FIXED)
+		for (struct vma *w = vma_find_from(mm, addr); w && w->start < addr + len; w = w->next)
+			if (w->flags & VM_SEALED)
+				return -EPERM;
+	/* LAB mseal: end */
 	if ((vmflags & VM_ACCOUNT) && pages > old_charged && vm_enough_memory(mm, pages - old_charged))
 		return -ENOMEM;
 	return 0;

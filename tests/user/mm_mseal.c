@@ -217,6 +217,56 @@ static void test_mmap_fixed(int sealed)
 	cleanup(b);
 }
 
+/* A number from /proc/meminfo ("Key:"), or -1. */
+static long meminfo_value(const char *key)
+{
+	static char text[4096];
+	int fd = open("/proc/meminfo", O_RDONLY);
+	long n = fd < 0 ? -1 : read(fd, text, sizeof(text) - 1);
+	char *p;
+
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0)
+		return -1;
+	text[n] = '\0';
+	p = strstr(text, key);
+	return p ? strtol(p + strlen(key), NULL, 10) : -1;
+}
+
+/*
+ * MS-21 comes before the huge-page reservation, as in Linux's
+ * mmap_region(): MAP_FIXED | MAP_HUGETLB over a range holding a sealed
+ * page, with no huge page free, is EPERM (the seal), not ENOMEM (the pool).
+ */
+static void test_mmap_fixed_hugetlb(void)
+{
+	long kb = meminfo_value("Hugepagesize:"), free_pages = meminfo_value("HugePages_Free:");
+	unsigned long huge = (unsigned long)kb * 1024;
+	char *r, *a;
+	void *m;
+
+	if (kb <= 0 || free_pages != 0) {
+		tap_skip("MS-21: MAP_HUGETLB over a sealed page: needs an empty pool (%ld free)", free_pages);
+		return;
+	}
+	r = anon(NULL, 2 * huge, PROT_READ | PROT_WRITE, 0);
+	if (r == MAP_FAILED) {
+		tap_skip("MS-21: MAP_HUGETLB over a sealed page: no room for %lu kB", 2 * huge / 1024);
+		return;
+	}
+	a = (char *)(((unsigned long)r + huge - 1) & ~(huge - 1));
+	errno = 0;
+	tap_ok(do_mseal(a + PAGE, PAGE, 0) == 0, "MS-21: seal one page inside a huge-page-aligned range");
+	errno = 0;
+	m = anon(a, huge, PROT_READ | PROT_WRITE, MAP_FIXED | MAP_HUGETLB);
+	tap_ok(m == MAP_FAILED && errno == EPERM,
+	       "MS-21: mmap(MAP_FIXED | MAP_HUGETLB) over it with no huge page free: EPERM before the "
+	       "pool's ENOMEM (errno %d)", errno);
+	munmap(r, (size_t)(a + PAGE - r));	/* all but the sealed page (it stays until exit) */
+	munmap(a + 2 * PAGE, (size_t)(r + 2 * huge - (a + 2 * PAGE)));
+}
+
 static void test_mremap(int sealed)
 {
 	char *b = setup(PROT_READ | PROT_WRITE, sealed);
@@ -510,6 +560,7 @@ int main(void)
 		test_madvise_pair(sealed);
 	}
 	test_madvise_split();
+	test_mmap_fixed_hugetlb();
 	test_brk();
 	return tap_done();
 }

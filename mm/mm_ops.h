@@ -88,7 +88,8 @@ long mm_mprotect(struct mm *mm, unsigned long start, unsigned long len, unsigned
 /* madvise: 0 or a negative errno; VMAs before a failing one keep their change. */
 long mm_madvise(struct mm *mm, unsigned long start, unsigned long len, int advice);
 
-/* mseal: 0 or a negative errno; nothing is sealed unless the whole range is mapped. */
+/* mseal: 0 or a negative errno; nothing is sealed unless the whole range is mapped, and
+ * VMAs before a failing one (a cut inside a huge page) stay sealed. */
 long mm_mseal(struct mm *mm, unsigned long start, unsigned long len, unsigned long flags);
 
 /*

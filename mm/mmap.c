@@ -99,32 +99,25 @@ unsigned long mm_choose_address(struct mm *mm, unsigned long hint, unsigned long
 /* ---- munmap ---- */
 
 /*
- * One tree lookup: v is the first VMA the range reaches and the list gives
- * the rest, so the seal check, MU-5's cut check and the splits below need
- * no further search.
+ * The checks Linux's vms_gather_munmap_vmas() makes before an unmap of
+ * [start, end) changes anything (munmap, and MAP_FIXED's implicit unmap),
+ * in its order: it meets the VMAs from the lowest, so first the first
+ * one's cut at start (OC-11's count when the hole is inside it, its seal,
+ * MU-5's huge-page cut), then each VMA's seal, then the last one's cut at
+ * end. Only the first can hold start and only the last can hold end
+ * strictly inside. One tree lookup: *first is the first VMA the range
+ * reaches (NULL if none) and *last the last. 0, -ENOMEM, -EPERM or -EINVAL.
  */
-long mm_munmap(struct mm *mm, unsigned long start, unsigned long len)
+static long munmap_check(struct mm *mm, unsigned long start, unsigned long end,
+			 struct vma **first, struct vma **last)
 {
-	struct vma *v, *last = NULL;
-	unsigned long end;
+	struct vma *v = vma_find_from(mm, start);
 	bool cut;
 
-	if ((start & (PAGE_SIZE - 1)) || start > TASK_SIZE || len > TASK_SIZE - start)
-		return -EINVAL;	/* MU-1; EW-1, EW-6: so nothing below wraps */
-	len = PAGE_ALIGN_UL(len);
-	if (!len)
-		return -EINVAL;	/* MU-2 */
-	end = start + len;
-	v = vma_find_from(mm, start);
+	*first = *last = NULL;
 	if (!v || v->start >= end)
 		return 0;	/* nothing mapped there (and so nothing to cut) */
-	/*
-	 * The checks in the order of Linux's vms_gather_munmap_vmas(), which
-	 * meets the VMAs from the lowest: the first one's cut at start (OC-11's
-	 * count when the hole is inside it, its seal, MU-5's huge-page cut),
-	 * then each VMA's seal, then the last one's cut at end. Only v can hold
-	 * start and only last can hold end strictly inside.
-	 */
+	*first = v;
 	cut = v->start < start;
 	if (cut && end < v->end && (u64)mm->nvmas >= sysctl_max_map_count)
 		return -ENOMEM;	/* OC-11: a hole in one VMA would pass max_map_count */
@@ -137,12 +130,33 @@ long mm_munmap(struct mm *mm, unsigned long start, unsigned long len)
 	for (struct vma *w = v; w && w->start < end; w = w->next) {
 		/* LAB mseal: begin */
 		if (w->flags & VM_SEALED)
-			return -EPERM;	/* MS-20: atomic, nothing unmapped */
+			return -EPERM;	/* MS-20, MS-21: atomic, nothing unmapped */
 		/* LAB mseal: end */
-		last = w;	/* the last VMA the range reaches */
+		*last = w;
 	}
-	if (hugetlb_cut_bad(last, end))
+	if (hugetlb_cut_bad(*last, end))
 		return -EINVAL;	/* MU-5 */
+	return 0;
+}
+
+/* munmap: munmap_check()'s checks, then both ends split, then the zap. */
+long mm_munmap(struct mm *mm, unsigned long start, unsigned long len)
+{
+	struct vma *v, *last;
+	unsigned long end;
+	long err;
+	bool cut;
+
+	if ((start & (PAGE_SIZE - 1)) || start > TASK_SIZE || len > TASK_SIZE - start)
+		return -EINVAL;	/* MU-1; EW-1, EW-6: so nothing below wraps */
+	len = PAGE_ALIGN_UL(len);
+	if (!len)
+		return -EINVAL;	/* MU-2 */
+	end = start + len;
+	err = munmap_check(mm, start, end, &v, &last);
+	if (err || !v)
+		return err;
+	cut = v->start < start;
 	/* Split both ends before anything is zapped: ENOMEM changes nothing. */
 	if (cut) {
 		struct vma *hi = vma_split(mm, v, start);
@@ -277,28 +291,30 @@ static struct vma *mmap_insert(struct mm *mm, unsigned long addr, unsigned long 
 }
 
 /*
- * OC-20, OC-21, OC-1: RLIMIT_AS and RLIMIT_DATA, then MAP_FIXED's seal
- * check, then the commit charge, as Linux's mmap_region(): pages MAP_FIXED
- * replaces count as gone. 0, -ENOMEM or -EPERM.
+ * As Linux's mmap_region(): MAP_FIXED's unmap checks (munmap_check()),
+ * then OC-20, OC-21 (RLIMIT_AS, RLIMIT_DATA) and OC-1 (the commit charge),
+ * where pages MAP_FIXED replaces count as gone. 0, -ENOMEM, -EPERM or
+ * -EINVAL.
  */
 static long mmap_limits(struct mm *mm, unsigned long addr, unsigned long len, unsigned long flags,
 			unsigned vmflags)
 {
 	unsigned long old = 0, old_charged = 0, pages = len >> PAGE_SHIFT;
+	struct vma *first, *last;
+	long err;
 
-	if (flags & MAP_FIXED)
+	if (flags & MAP_FIXED) {
+		/* MS-21, MU-5, OC-11 where Linux's mmap_region() meets them: while
+		 * it gathers the VMAs MAP_FIXED replaces, in address order, before
+		 * the limits, the commit charge and a huge-page reservation (so a
+		 * sealed range is EPERM even with an empty pool) */
+		err = munmap_check(mm, addr, addr + len, &first, &last);
+		if (err)
+			return err;
 		mm_range_pages(mm, addr, addr + len, &old, &old_charged);
+	}
 	if (!mm_may_expand(mm, vmflags, pages - old))
 		return -ENOMEM;
-	/* LAB mseal: begin */
-	/* MS-21 where Linux's mmap_region() meets it: while it gathers the
-	 * VMAs MAP_FIXED replaces, before the commit charge and a huge-page
-	 * reservation (so a sealed range is EPERM even with an empty pool). */
-	if (flags & MAP_FIXED)
-		for (struct vma *w = vma_find_from(mm, addr); w && w->start < addr + len; w = w->next)
-			if (w->flags & VM_SEALED)
-				return -EPERM;
-	/* LAB mseal: end */
 	if ((vmflags & VM_ACCOUNT) && pages > old_charged && vm_enough_memory(mm, pages - old_charged))
 		return -ENOMEM;
 	return 0;

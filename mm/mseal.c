@@ -44,12 +44,15 @@ long mm_mseal(struct mm *mm, unsigned long start, unsigned long len, unsigned lo
 		return 0;	/* MS-5 */
 	if (!range_fully_mapped(mm, start, end))
 		return -ENOMEM;	/* MS-7: nothing is sealed */
-	if (mm_hugetlb_cut_check(mm, start, end))
-		return -EINVAL;	/* HT-7: sealing would cut a hugetlb VMA */
 	for (v = vma_find(mm, start); v && v->start < end;) {
 		unsigned long next_start = v->end;
 
 		if (!(v->flags & VM_SEALED)) {
+			/* HT-7, MS-11: a cut inside a huge page fails where Linux's
+			 * apply_mm_seal() meets it, so the VMAs before it stay sealed */
+			if ((v->flags & VM_HUGETLB) &&
+			    mm_hugetlb_cut_check(mm, MAX(v->start, start), MIN(v->end, end)))
+				return -EINVAL;
 			v = mm_isolate(mm, v, start, end);
 			if (!v)
 				return -ENOMEM;	/* MS-11: what was sealed stays sealed */

@@ -332,6 +332,34 @@ static void test_gigantic(void)
 #endif
 
 /*
+ * HT-7, MS-11: mseal of [page][sealed page][huge page cut inside], with the
+ * huge page at h and the sealed page just below it, fails with EINVAL where
+ * it meets the cut (Linux's apply_mm_seal() seals VMA by VMA), so the page
+ * before it is sealed: unmapping it is EPERM.
+ */
+static void test_mseal_partial(char *h, unsigned long pg)
+{
+	char *q = mmap(h - 2 * pg, pg, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	int r, e, ru, eu;
+
+	if (q != h - 2 * pg) {
+		tap_skip("HT-7, MS-11: the page below could not be placed (errno %d)", errno);
+		if (q != MAP_FAILED)
+			munmap(q, pg);
+		return;
+	}
+	errno = 0;
+	r = (int)syscall(462, q, 2 * pg + pg, 0);
+	e = errno;
+	errno = 0;
+	ru = munmap(q, pg);
+	eu = errno;
+	tap_ok(r == -1 && e == EINVAL && ru == -1 && eu == EPERM,
+	       "HT-7, MS-11: mseal over [page][sealed][huge page cut inside] fails at the cut (errno %d) "
+	       "and leaves the page before it sealed (munmap: %d, errno %d)", e, ru, eu);
+}
+
+/*
  * MU-5, MS-20: munmap meets the VMAs from the lowest, as Linux's
  * vms_gather_munmap_vmas(): over [huge page cut inside][sealed page], the
  * huge page's bad cut (EINVAL) comes before the sealed VMA's EPERM; over
@@ -371,6 +399,17 @@ static void test_munmap_order(unsigned long hsz)
 	tap_ok(r1 == -1 && e1 == EINVAL && r2 == -1 && e2 == EPERM,
 	       "MU-5, MS-20: munmap's errors in address order: a bad huge-page cut before a later seal (errno %d), "
 	       "a seal before a later bad cut (errno %d)", e1, e2);
+	/* MAP_FIXED's implicit unmap meets them in the same order (MS-21) */
+	errno = 0;
+	r1 = mmap(h + pg, 2 * hsz, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED;
+	e1 = errno;
+	errno = 0;
+	r2 = mmap(h - pg, 2 * pg, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED;
+	e2 = errno;
+	tap_ok(r1 && e1 == EINVAL && r2 && e2 == EPERM,
+	       "MU-5, MS-21: MAP_FIXED's errors in address order: a bad huge-page cut before a later seal (errno %d), "
+	       "a seal before a later bad cut (errno %d)", e1, e2);
+	test_mseal_partial(h, pg);
 	munmap(h, hsz);
 }
 

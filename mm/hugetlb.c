@@ -502,6 +502,25 @@ int hugetlb_move(struct mm *mm, struct vma *v, unsigned long from, unsigned long
 	return 0;
 }
 
+/*
+ * fork of a shared mapping: give v's empty slot at va its page first (from
+ * v's reservation, or a spare one), so that a huge page first touched after
+ * the fork, through either process, is the same page in both (Linux shares
+ * it through the hugetlbfs file; ours has no object behind the mapping, as
+ * for small shared anonymous pages). NULL, the slot left empty, when the
+ * pool has no page for it (MAP_NORESERVE): then each process faults its own.
+ */
+static struct page *fill_shared_slot(struct mm *mm, struct vma *v, struct hstate *h, unsigned long va,
+				     struct pt_cursor *c)
+{
+	struct page *pg;
+
+	if (!huge_slot(mm, h, va, true, c) || !(pg = take_page(h, v)))
+		return NULL;
+	huge_set(mm, h, c, huge_entry(v, h, pg, v->flags & VM_WRITE));
+	return pg;
+}
+
 int hugetlb_copy(struct mm *dst, struct mm *src, struct vma *v)
 {
 	struct hstate *h = hugetlb_of_vma(v);
@@ -511,7 +530,8 @@ int hugetlb_copy(struct mm *dst, struct mm *src, struct vma *v)
 		struct page *pg;
 		pteval_t child;
 
-		if (!huge_slot(src, h, va, false, &c) || !(pg = huge_entry_page(c.val, c.level)))
+		if ((!huge_slot(src, h, va, false, &c) || !(pg = huge_entry_page(c.val, c.level))) &&
+		    (!(v->flags & VM_SHARED) || !(pg = fill_shared_slot(src, v, h, va, &c))))
 			continue;
 		if (!huge_slot(dst, h, va, true, &d))
 			return -ENOMEM;

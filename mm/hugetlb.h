@@ -98,7 +98,8 @@ void hugetlb_zap(struct mm *mm, struct vma *v, unsigned long start, unsigned lon
  * (empty, huge-aligned); pages are not copied. -ENOMEM if a table is missing. */
 int hugetlb_move(struct mm *mm, struct vma *v, unsigned long from, unsigned long to, unsigned long len);
 
-/* fork: share v's pages with the child (copy-on-write when private). */
+/* fork: share v's pages with the child (copy-on-write when private); a shared
+ * v's empty slots get their pages first, where the pool has them. */
 int hugetlb_copy(struct mm *dst, struct mm *src, struct vma *v);
 
 /* mprotect: rewrite v's huge leaves in [start, end) for its new flags. */

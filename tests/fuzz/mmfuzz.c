@@ -40,6 +40,8 @@
  *   from=N  / fuzz_from=N      with log=0: every call line from call N on
  *   check=N / fuzz_check=N     a digest every N calls (default 100)
  *   dump=N  / fuzz_dump=N      the VMA pieces every N calls (default 1000; 0 never)
+ *   memdump=0|1 / fuzz_memdump= with each dump, a hash of each readable page
+ *                              ("P W+0x2000 1234abcd"): which page a mem= differs in
  *   mlock=0|1 / fuzz_mlock=    also mlock/munlock/mlock2/MAP_LOCKED (default 1)
  *   selfdiscard=0|1            also aim discarding calls at the fuzzer's own
  *                              text and data (default 0: see README.md)
@@ -148,9 +150,9 @@
 
 static struct {
 	unsigned long seed, calls, check, dump, from;
-	int log, mlock, selfdiscard, freefix, guard, pre, tap, oldlen0, hugetlb;
+	int log, mlock, selfdiscard, freefix, guard, pre, tap, oldlen0, hugetlb, memdump;
 	const char *seeds;
-} opt = { 1, 1000, 100, 1000, ~0UL, 1, 1, 0, 1, 1, 0, 1, 1, 1, NULL };
+} opt = { 1, 1000, 100, 1000, ~0UL, 1, 1, 0, 1, 1, 0, 1, 1, 1, 0, NULL };
 
 /* ---- PRNG (splitmix64): the same stream on every kernel --------------------- */
 
@@ -933,8 +935,11 @@ static void checkpoint(int dump)
 	for (int i = 0; i < npieces; i++) {
 		if (pieces[i].perm[0] != 'r')
 			continue;
-		for (a = pieces[i].s; a < pieces[i].e; a += PAGE)
+		for (a = pieces[i].s; a < pieces[i].e; a += PAGE) {
 			mem = hash_page(a, mem);
+			if (dump && opt.memdump)
+				say("%sP W+0x%lx %08x", in_child ? "c" : "", a - W_BASE, hash_page(a, 2166136261u));
+		}
 	}
 	top = (cur_brk + PAGE - 1) & ~(PAGE - 1);
 	for (a = (brk0 + PAGE - 1) & ~(PAGE - 1); a < top; a += PAGE)
@@ -966,7 +971,7 @@ static void do_fork(void)
 			one_call(0);
 			lend();
 		}
-		checkpoint(0);
+		checkpoint(opt.memdump && opt.dump && callno % opt.dump == 0);	/* memdump: the child's too */
 		_exit(0);
 	}
 	if (pid < 0) {
@@ -1013,6 +1018,7 @@ static void set_opt(const char *k, const char *v)
 	else if (!strcmp(k, "calls")) opt.calls = n;
 	else if (!strcmp(k, "check")) opt.check = n ? n : 1;
 	else if (!strcmp(k, "dump")) opt.dump = n;
+	else if (!strcmp(k, "memdump")) opt.memdump = n;
 	else if (!strcmp(k, "from")) opt.from = n;
 	else if (!strcmp(k, "log")) opt.log = (int)n;
 	else if (!strcmp(k, "mlock")) opt.mlock = (int)n;

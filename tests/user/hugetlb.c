@@ -446,6 +446,50 @@ static void test_mlock(unsigned long hsz)
 		munmap(q, (size_t)(free0 + 1) * hsz);
 }
 
+/*
+ * MAP_SHARED: a huge page first touched after fork is one page in both
+ * processes (Linux: the hugetlbfs file's page), whichever touches it first:
+ * the child writes the second huge page, which the parent never touched,
+ * the parent then writes the first, and each sees the other's write.
+ */
+static void test_shared_after_fork(unsigned long hsz)
+{
+	char *p = mmap(NULL, 2 * hsz, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
+	int up[2], down[2], st = 0, seen = -1;
+	char c = 0;
+	pid_t pid;
+
+	if (p == MAP_FAILED || pipe(up) != 0 || pipe(down) != 0) {
+		tap_skip("MAP_SHARED after fork: no mapping or pipe (errno %d)", errno);
+		if (p != MAP_FAILED)
+			munmap(p, 2 * hsz);
+		return;
+	}
+	pid = fork();
+	if (pid == 0) {
+		p[hsz + 5] = 0x66;	/* the first touch of the second huge page */
+		if (write(up[1], &c, 1) != 1 || read(down[0], &c, 1) != 1)
+			_exit(2);
+		_exit(p[7] == 0x77 ? 0 : 1);	/* the parent's write, made after the fork */
+	}
+	if (pid > 0 && read(up[0], &c, 1) == 1) {
+		seen = p[hsz + 5];
+		p[7] = 0x77;
+		if (write(down[1], &c, 1) != 1)
+			seen = -2;
+	}
+	if (pid > 0)
+		waitpid(pid, &st, 0);
+	tap_ok(pid > 0 && seen == 0x66 && WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	       "MAP_SHARED: huge pages first touched after fork are shared: the parent reads the child's write "
+	       "(0x%x) and the child the parent's (status 0x%x)", seen, st);
+	munmap(p, 2 * hsz);
+	close(up[0]);
+	close(up[1]);
+	close(down[0]);
+	close(down[1]);
+}
+
 int main(void)
 {
 	long kb;
@@ -465,6 +509,7 @@ int main(void)
 		test_teachos_only(hsz);
 	test_gigantic();
 	test_munmap_order(hsz);
+	test_shared_after_fork(hsz);
 	test_mlock(hsz);
 	set_pool(0);
 	tap_ok(pool() == 0 && meminfo("HugePages_Total") == 0, "the pool empties again");

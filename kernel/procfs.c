@@ -78,6 +78,28 @@ static void maps_line(struct procbuf *b, const struct mm *mm, const struct vma *
 	pb_printf(b, "\n");
 }
 
+/*
+ * smaps' VmFlags line: the two-letter names Linux prints, in Linux's order
+ * (its VM_* bit order), for the flags this kernel has.
+ */
+static void vm_flags_line(struct procbuf *b, unsigned f)
+{
+	static const struct { unsigned flag; char name[3]; } names[] = {
+		{ VM_READ, "rd" }, { VM_WRITE, "wr" }, { VM_EXEC, "ex" }, { VM_SHARED, "sh" },
+		{ VM_MAYREAD, "mr" }, { VM_MAYWRITE, "mw" }, { VM_MAYEXEC, "me" }, { VM_GROWSDOWN, "gd" },
+		{ VM_LOCKED, "lo" }, { VM_SEQ_READ, "sr" }, { VM_RAND_READ, "rr" }, { VM_DONTFORK, "dc" },
+		{ VM_LOCKONFAULT, "lf" }, { VM_ACCOUNT, "ac" }, { VM_NORESERVE, "nr" }, { VM_HUGETLB, "ht" },
+		{ VM_WIPEONFORK, "wf" }, { VM_DONTDUMP, "dd" }, { VM_BTI, "bt" }, { VM_HUGEPAGE, "hg" },
+		{ VM_NOHUGEPAGE, "nh" }, { VM_SEALED, "sl" },
+	};
+
+	pb_printf(b, "VmFlags:");
+	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (f & names[i].flag)
+			pb_printf(b, " %s", names[i].name);
+	pb_printf(b, "\n");
+}
+
 static void gen_maps(struct procbuf *b, struct mm *mm, bool smaps)
 {
 	for (const struct vma *v = mm->vmas; v; v = v->next) {
@@ -99,14 +121,7 @@ static void gen_maps(struct procbuf *b, struct mm *mm, bool smaps)
 		if (v->flags & VM_HUGETLB)
 			pb_printf(b, "Private_Hugetlb: %7llu kB\n",
 				  (unsigned long long)(hugetlb_rss_bytes(mm, (struct vma *)v, v->start, v->end) >> 10));
-		pb_printf(b, "VmFlags:%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s\n", (v->flags & VM_READ) ? " rd" : "",
-			  (v->flags & VM_WRITE) ? " wr" : "", (v->flags & VM_EXEC) ? " ex" : "",
-			  (v->flags & VM_SHARED) ? " sh" : "", (v->flags & VM_MAYREAD) ? " mr" : "",
-			  (v->flags & VM_MAYWRITE) ? " mw" : "", (v->flags & VM_MAYEXEC) ? " me" : "",
-			  (v->flags & VM_GROWSDOWN) ? " gd" : "", (v->flags & VM_SEQ_READ) ? " sr" : "",
-			  (v->flags & VM_RAND_READ) ? " rr" : "", (v->flags & VM_LOCKED) ? " lo" : "",
-			  (v->flags & VM_DONTFORK) ? " dc" : "", (v->flags & VM_DONTDUMP) ? " dd" : "",
-			  (v->flags & VM_ACCOUNT) ? " ac" : "", (v->flags & VM_BTI) ? " bt" : "", (v->flags & VM_WIPEONFORK) ? " wf" : "", (v->flags & VM_SEALED) ? " sl" : "");
+		vm_flags_line(b, v->flags);
 	}
 }
 

@@ -219,6 +219,8 @@ static long mmap_type(unsigned long flags, bool is_file, unsigned *vmflags)
 	}
 	if ((flags & MAP_NORESERVE) && sysctl_overcommit_memory != OVERCOMMIT_NEVER)
 		*vmflags |= VM_NORESERVE;	/* OC-3: mode 2 charges it anyway */
+	if (flags & MAP_STACK)
+		*vmflags |= VM_NOHUGEPAGE;	/* MM-19: no THP in a stack (Linux >= 6.7) */
 	return 0;
 }
 

@@ -285,6 +285,25 @@ static void test_populate(void)
 	munmap(p, 16 * PAGE);
 }
 
+/* MM-19: MAP_STACK marks the VMA no-THP (Linux >= 6.7), so MADV_NOHUGEPAGE changes nothing there. */
+static void test_map_stack(void)
+{
+	char *p = anon(NULL, 4 * PAGE, PROT_READ | PROT_WRITE, MAP_STACK);
+	char *q = anon(NULL, 4 * PAGE, PROT_READ | PROT_WRITE, 0);
+
+	tap_ok(p != MAP_FAILED && q != MAP_FAILED && vm_flag(p, "nh") == 1 && vm_flag(q, "nh") == 0,
+	       "MM-19: MAP_STACK gives \"nh\" in VmFlags (%d), a plain mapping not (%d)",
+	       p == MAP_FAILED ? -2 : vm_flag(p, "nh"), q == MAP_FAILED ? -2 : vm_flag(q, "nh"));
+	tap_ok(p != MAP_FAILED && madvise(p + PAGE, PAGE, MADV_NOHUGEPAGE) == 0 &&
+	       strcmp(shape(p, p + 4 * PAGE), "rw-p:4") == 0,
+	       "MM-19: MADV_NOHUGEPAGE on part of it changes nothing, so nothing splits (%s)",
+	       p == MAP_FAILED ? "?" : shape(p, p + 4 * PAGE));
+	if (p != MAP_FAILED)
+		munmap(p, 4 * PAGE);
+	if (q != MAP_FAILED)
+		munmap(q, 4 * PAGE);
+}
+
 static void test_growsdown(void)
 {
 	/* a lone growable mapping, far from any other (Linux keeps a 1 MiB gap) */
@@ -361,5 +380,6 @@ int main(void)
 	test_fixed();
 	test_populate();
 	test_growsdown();
+	test_map_stack();
 	return tap_done();
 }

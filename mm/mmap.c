@@ -332,8 +332,14 @@ static long mmap_hugetlb(struct mm *mm, struct hstate *h, unsigned long addr, un
 	err = mmap_limits(mm, addr, len, flags, vmflags);	/* OC-4: not charged */
 	if (err)
 		return err;
-	if (reserve && hugetlb_reserve(h, len / h->size))
-		return -ENOMEM;	/* HT-4: the pool cannot cover it; nothing reserved */
+	if (reserve && hugetlb_reserve(h, len / h->size)) {
+		/* HT-4: the pool cannot cover it; nothing reserved. Linux's
+		 * hugetlbfs mmap fails after MAP_FIXED's old mappings are cleared
+		 * (mmap_region()), which leaves a hole: so here too */
+		if (flags & MAP_FIXED)
+			mm_munmap(mm, addr, len);
+		return -ENOMEM;
+	}
 	vmflags |= hugetlb_vma_flags(h, reserve);
 	if (!mmap_insert(mm, addr, len, flags, next, vmflags, NULL, 0, &err)) {
 		if (reserve)

@@ -490,6 +490,40 @@ static void test_shared_after_fork(unsigned long hsz)
 	close(down[1]);
 }
 
+/*
+ * HT-4 with MAP_FIXED: when the pool cannot cover the new mapping, Linux
+ * has already cleared what was there (hugetlbfs's mmap runs after the old
+ * mappings go, in mmap_region()) and leaves a hole: ENOMEM, and the old
+ * page is unmapped.
+ */
+static void test_fixed_reserve_fails(unsigned long hsz)
+{
+	const unsigned long pg = (unsigned long)getpagesize();
+	long spare = meminfo("HugePages_Free") - meminfo("HugePages_Rsvd");
+	size_t len = (size_t)(spare + 1) * hsz;
+	char *area = mmap(NULL, len + hsz, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	char *at = (char *)(((uintptr_t)area + hsz - 1) & ~(uintptr_t)(hsz - 1));
+	unsigned char vec;
+	char *old, *r;
+	int e, gone;
+
+	if (area == MAP_FAILED || spare < 0) {
+		tap_skip("HT-4: no room for the test (errno %d)", errno);
+		return;
+	}
+	old = mmap(at, pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+	if (old == at)
+		old[0] = 1;
+	errno = 0;
+	r = mmap(at, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | MAP_FIXED, -1, 0);
+	e = errno;
+	gone = syscall(SYS_mincore, at, pg, &vec) == -1 && errno == ENOMEM;
+	tap_ok(old == at && r == MAP_FAILED && e == ENOMEM && gone,
+	       "HT-4: MAP_FIXED|MAP_HUGETLB the pool cannot cover: ENOMEM (errno %d), and the old page is gone (%d)", e,
+	       gone);
+	munmap(area, len + hsz);
+}
+
 int main(void)
 {
 	long kb;
@@ -510,6 +544,7 @@ int main(void)
 	test_gigantic();
 	test_munmap_order(hsz);
 	test_shared_after_fork(hsz);
+	test_fixed_reserve_fails(hsz);
 	test_mlock(hsz);
 	set_pool(0);
 	tap_ok(pool() == 0 && meminfo("HugePages_Total") == 0, "the pool empties again");

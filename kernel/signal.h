@@ -59,6 +59,7 @@
 #define SEGV_MAPERR	1
 #define SEGV_ACCERR	2
 #define BUS_ADRALN	1
+#define BUS_ADRERR	2	/* a fault with no page to give (hugetlb pool, past a memfd's end) */
 #define ILL_ILLOPC	1
 
 #define SIGMASK(sig)	(1ull << ((sig) - 1))

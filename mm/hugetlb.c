@@ -503,19 +503,20 @@ int hugetlb_move(struct mm *mm, struct vma *v, unsigned long from, unsigned long
 }
 
 /*
- * fork of a shared mapping: give v's empty slot at va its page first (from
- * v's reservation, or a spare one), so that a huge page first touched after
- * the fork, through either process, is the same page in both (Linux shares
- * it through the hugetlbfs file; ours has no object behind the mapping, as
- * for small shared anonymous pages). NULL, the slot left empty, when the
- * pool has no page for it (MAP_NORESERVE): then each process faults its own.
+ * fork of a shared mapping: give v's empty slot at va its page first, from
+ * v's reservation, so that a huge page first touched after the fork, through
+ * either process, is the same page in both (Linux shares it through the
+ * hugetlbfs file; ours has no object behind the mapping, as for small shared
+ * anonymous pages). Taking a reserved page leaves the pool's spare count as
+ * it was. NULL, the slot left empty, for a MAP_NORESERVE mapping, which would
+ * take spare pages Linux leaves free: then each process faults its own.
  */
 static struct page *fill_shared_slot(struct mm *mm, struct vma *v, struct hstate *h, unsigned long va,
 				     struct pt_cursor *c)
 {
 	struct page *pg;
 
-	if (!huge_slot(mm, h, va, true, c) || !(pg = take_page(h, v)))
+	if (!(v->flags & VM_HUGE_RESV) || !huge_slot(mm, h, va, true, c) || !(pg = take_page(h, v)))
 		return NULL;
 	huge_set(mm, h, c, huge_entry(v, h, pg, v->flags & VM_WRITE));
 	return pg;

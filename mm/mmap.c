@@ -332,21 +332,24 @@ static long mmap_hugetlb(struct mm *mm, struct hstate *h, unsigned long addr, un
 	err = mmap_limits(mm, addr, len, flags, vmflags);	/* OC-4: not charged */
 	if (err)
 		return err;
-	if (reserve && hugetlb_reserve(h, len / h->size)) {
-		/* HT-4: the pool cannot cover it; nothing reserved. Linux's
-		 * hugetlbfs mmap fails after MAP_FIXED's old mappings are cleared
-		 * (mmap_region()), which leaves a hole: so here too */
-		if (flags & MAP_FIXED)
-			mm_munmap(mm, addr, len);
-		return -ENOMEM;
-	}
+	/* MAP_FIXED's old mappings go before hugetlbfs reserves, pages and
+	 * reservations alike, as in Linux's mmap_region() (vms_clean_up_area()
+	 * closes them first): a failure below leaves a hole, as there */
+	if ((flags & MAP_FIXED) && (err = mm_munmap(mm, addr, len)))
+		return err;
+	if (reserve && hugetlb_reserve(h, len / h->size))
+		return -ENOMEM;	/* HT-4: the pool cannot cover it; nothing reserved */
 	vmflags |= hugetlb_vma_flags(h, reserve);
 	if (!mmap_insert(mm, addr, len, flags, next, vmflags, NULL, 0, &err)) {
 		if (reserve)
 			h->resv -= len / h->size;
 		return err;
 	}
-	if (flags & MAP_POPULATE)
+	/* MM-14, ML-7: MAP_LOCKED (or mlockall(MCL_FUTURE)) populates too, as
+	 * Linux's do_mmap() decides it before mmap_region() drops VM_LOCKED
+	 * from a hugetlb VMA */
+	if ((flags & MAP_LOCKED) || (mm->def_flags & VM_LOCKED) ||
+	    (flags & (MAP_POPULATE | MAP_NONBLOCK)) == MAP_POPULATE)
 		mm_populate(mm, addr, addr + len, write);
 	return (long)addr;
 }

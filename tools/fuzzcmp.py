@@ -9,8 +9,9 @@ The fuzzer's lines are taken from each log (with or without /init's
   - a call line whose call and arguments match but whose result differs is a
     result divergence (an errno, a placement, a fault): every one is listed
     until the first state divergence;
-  - a digest line ("@N maps=.. mem=.. heap=..") whose maps, mem or heap
-    differ is a state divergence: the address space or its contents differ;
+  - a digest line ("@N maps=.. mem=.. heap=.. hp=..") whose maps, mem, heap,
+    brk or huge-page pool (hp=Free/Rsvd) differ is a state divergence: the
+    address space, its contents or the pool's use differ;
     the comparison stops there, showing the VMA pieces of both sides if the
     log has them ("M ..." lines);
   - a digest that differs only in raw= (the same merged VMAs, split into
@@ -105,7 +106,7 @@ def main(argv):
         dx, dy = DIGEST.match(x), DIGEST.match(y)
         if dx and dy and dx.group(2) == dy.group(2):
             fx, fy = fields(dx.group(3)), fields(dy.group(3))
-            bad = [k for k in ('maps', 'mem', 'heap', 'brk') if fx.get(k) != fy.get(k)]
+            bad = [k for k in ('maps', 'mem', 'heap', 'brk', 'hp') if fx.get(k) != fy.get(k)]
             if not bad:
                 if fx.get('raw') != fy.get('raw'):
                     notes.append('%s@%s: same VMAs, split differently (vmas ours %s, linux %s)' %

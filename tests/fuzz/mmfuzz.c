@@ -24,6 +24,7 @@
  * and every `check` calls a digest of the window:
  *   @000200 maps=<hash of the merged VMA list> raw=<hash of the VMA pieces>
  *           mem=<hash of the sampled memory> heap=<hash> brk=H+0x2000
+ *           hp=<HugePages_Free>/<HugePages_Rsvd>
  * with, every `dump` calls, the VMA pieces themselves ("M W+0x0-W+0x2000 rw-p").
  * Memory is sampled at 16 slots of each page (offsets 0, 256, ...), which is
  * where the writes go (plus some 8-byte writes across page boundaries).
@@ -40,8 +41,9 @@
  *   from=N  / fuzz_from=N      with log=0: every call line from call N on
  *   check=N / fuzz_check=N     a digest every N calls (default 100)
  *   dump=N  / fuzz_dump=N      the VMA pieces every N calls (default 1000; 0 never)
- *   memdump=0|1 / fuzz_memdump= with each dump, a hash of each readable page
- *                              ("P W+0x2000 1234abcd"): which page a mem= differs in
+ *   memdump=0|1 / fuzz_memdump= with each dump, a hash of each readable page and the
+ *                              pool after reading it ("P W+0x2000 1234abcd hp=3/1"):
+ *                              which page a mem= or hp= differs in
  *   mlock=0|1 / fuzz_mlock=    also mlock/munlock/mlock2/MAP_LOCKED (default 1)
  *   selfdiscard=0|1            also aim discarding calls at the fuzzer's own
  *                              text and data (default 0: see README.md)
@@ -903,6 +905,30 @@ static unsigned hash_page(unsigned long a, unsigned h)
 	return h;
 }
 
+/*
+ * The huge-page pool as /proc/meminfo reports it, "Free/Rsvd" ("-" without
+ * a pool): a digest field, so the pool's use is compared with Linux too.
+ */
+static const char *pool_state(void)
+{
+	static char buf[4096], out[48];
+	int fd = open("/proc/meminfo", O_RDONLY);
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+	char *f, *r;
+
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0)
+		return "-";
+	buf[n] = 0;
+	f = strstr(buf, "HugePages_Free:");
+	r = strstr(buf, "HugePages_Rsvd:");
+	if (!f || !r)
+		return "-";
+	snprintf(out, sizeof(out), "%lu/%lu", strtoul(f + 15, NULL, 10), strtoul(r + 15, NULL, 10));
+	return out;
+}
+
 static void checkpoint(int dump)
 {
 	unsigned maps = 2166136261u, raw = 2166136261u, mem = 2166136261u, heap = 2166136261u;
@@ -938,14 +964,15 @@ static void checkpoint(int dump)
 		for (a = pieces[i].s; a < pieces[i].e; a += PAGE) {
 			mem = hash_page(a, mem);
 			if (dump && opt.memdump)
-				say("%sP W+0x%lx %08x", in_child ? "c" : "", a - W_BASE, hash_page(a, 2166136261u));
+				say("%sP W+0x%lx %08x hp=%s", in_child ? "c" : "", a - W_BASE, hash_page(a, 2166136261u),
+				    pool_state());
 		}
 	}
 	top = (cur_brk + PAGE - 1) & ~(PAGE - 1);
 	for (a = (brk0 + PAGE - 1) & ~(PAGE - 1); a < top; a += PAGE)
 		heap = hash_page(a, heap);
-	say("%s@%06lu maps=%08x raw=%08x mem=%08x heap=%08x brk=H+0x%lx vmas=%d/%d log=%08x", in_child ? "c" : "",
-	    callno, maps, raw, mem, heap, cur_brk - brk0, merged, npieces, loghash);
+	say("%s@%06lu maps=%08x raw=%08x mem=%08x heap=%08x brk=H+0x%lx vmas=%d/%d hp=%s log=%08x", in_child ? "c" : "",
+	    callno, maps, raw, mem, heap, cur_brk - brk0, merged, npieces, pool_state(), loghash);
 }
 
 /* ---- fork ---------------------------------------------------------------------- */

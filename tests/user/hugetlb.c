@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -436,6 +437,13 @@ static void test_mlock(unsigned long hsz)
 	       "ML-7, ML-8: mlock of a hugetlb mapping: 0, and both huge pages are taken at once (free %ld -> %ld)", free0,
 	       meminfo("HugePages_Free"));
 	munmap(p, 2 * hsz);
+	/* MM-14, ML-7: MAP_LOCKED populates a hugetlb mapping (though it is never locked) */
+	p = mmap(NULL, 2 * hsz, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS | MAP_HUGETLB | MAP_LOCKED, -1, 0);
+	tap_ok(p != MAP_FAILED && meminfo("HugePages_Free") == free0 - 2,
+	       "MM-14, ML-7: mmap with MAP_LOCKED takes both huge pages at once (free %ld -> %ld)", free0,
+	       meminfo("HugePages_Free"));
+	if (p != MAP_FAILED)
+		munmap(p, 2 * hsz);
 	q = mmap(NULL, (size_t)(free0 + 1) * hsz, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | MAP_NORESERVE, -1, 0);
 	errno = 0;
@@ -444,6 +452,48 @@ static void test_mlock(unsigned long hsz)
 	       errno);
 	if (q != MAP_FAILED)
 		munmap(q, (size_t)(free0 + 1) * hsz);
+}
+
+static void bus_code_exit(int sig, siginfo_t *si, void *uc)
+{
+	(void)sig;
+	(void)uc;
+	_exit(10 + si->si_code);
+}
+
+/*
+ * HT-5: a fault the pool cannot give a page to is SIGBUS with si_code
+ * BUS_ADRERR (2), as Linux's arm64 and MicroBlaze fault handlers send it.
+ */
+static void test_sigbus_code(unsigned long hsz)
+{
+	long spare = meminfo("HugePages_Free") - meminfo("HugePages_Rsvd");
+	size_t len = (size_t)(spare + 1) * hsz;
+	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | MAP_NORESERVE,
+		       -1, 0);
+	int st = 0;
+	pid_t pid;
+
+	if (p == MAP_FAILED || spare < 0) {
+		tap_skip("HT-5: no MAP_NORESERVE mapping (errno %d)", errno);
+		return;
+	}
+	pid = fork();
+	if (pid == 0) {
+		struct sigaction sa;
+
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_sigaction = bus_code_exit;
+		sa.sa_flags = SA_SIGINFO;
+		sigaction(SIGBUS, &sa, NULL);
+		for (size_t off = 0; off < len; off += hsz)
+			p[off] = 1;
+		_exit(1);
+	}
+	waitpid(pid, &st, 0);
+	tap_ok(WIFEXITED(st) && WEXITSTATUS(st) == 10 + 2,
+	       "HT-5: a touch the pool cannot back: SIGBUS with si_code BUS_ADRERR (status 0x%x)", st);
+	munmap(p, len);
 }
 
 /*
@@ -545,6 +595,7 @@ int main(void)
 	test_munmap_order(hsz);
 	test_shared_after_fork(hsz);
 	test_fixed_reserve_fails(hsz);
+	test_sigbus_code(hsz);
 	test_mlock(hsz);
 	set_pool(0);
 	tap_ok(pool() == 0 && meminfo("HugePages_Total") == 0, "the pool empties again");

@@ -163,7 +163,7 @@ static void el0_sync(struct pt_regs *regs)
 			return;
 		}
 		si.signo = rc == -ENOMEM ? SIGBUS : SIGSEGV;
-		si.code = rc == -SEGV_ACCERR ? SEGV_ACCERR : SEGV_MAPERR;
+		si.code = rc == -ENOMEM ? BUS_ADRERR : rc == -SEGV_ACCERR ? SEGV_ACCERR : SEGV_MAPERR;
 		break;
 	case 0x22:	/* PC alignment */
 	case 0x26:	/* SP alignment */

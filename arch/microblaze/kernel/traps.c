@@ -34,7 +34,6 @@
 #define FPE_FLTUND	5
 #define FPE_FLTRES	6
 #define FPE_FLTINV	7
-#define BUS_ADRERR	2
 #define TRAP_BRKPT	1
 
 
@@ -237,7 +236,7 @@ static void user_hw_exception(struct pt_regs *regs)
 			return;
 		}
 		si.signo = rc == -ENOMEM ? SIGBUS : SIGSEGV;
-		si.code = rc == -SEGV_ACCERR ? SEGV_ACCERR : SEGV_MAPERR;
+		si.code = rc == -ENOMEM ? BUS_ADRERR : rc == -SEGV_ACCERR ? SEGV_ACCERR : SEGV_MAPERR;
 		signal_force(p, &si);
 		return;
 	}

@@ -437,6 +437,13 @@ static void test_mlock(unsigned long hsz)
 	       "ML-7, ML-8: mlock of a hugetlb mapping: 0, and both huge pages are taken at once (free %ld -> %ld)", free0,
 	       meminfo("HugePages_Free"));
 	munmap(p, 2 * hsz);
+	/* MM-14: MAP_POPULATE of an execute-only hugetlb mapping takes its pages too */
+	p = mmap(NULL, 2 * hsz, PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | MAP_POPULATE, -1, 0);
+	tap_ok(p != MAP_FAILED && meminfo("HugePages_Free") == free0 - 2,
+	       "MM-14: MAP_POPULATE of a PROT_EXEC hugetlb mapping takes both huge pages (free %ld -> %ld)", free0,
+	       meminfo("HugePages_Free"));
+	if (p != MAP_FAILED)
+		munmap(p, 2 * hsz);
 	/* MM-14, ML-7: MAP_LOCKED populates a hugetlb mapping (though it is never locked) */
 	p = mmap(NULL, 2 * hsz, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS | MAP_HUGETLB | MAP_LOCKED, -1, 0);
 	tap_ok(p != MAP_FAILED && meminfo("HugePages_Free") == free0 - 2,

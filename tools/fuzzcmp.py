@@ -2,7 +2,10 @@
 """fuzzcmp.py - compare two console logs of tests/fuzz/mmfuzz.c (same seed,
 same options) and name the first divergence.
 
-    fuzzcmp.py OURS.log LINUX.log [--context N]
+    fuzzcmp.py OURS.log LINUX.log [--context N] [--ignore FIELD,...]
+
+--ignore leaves digest fields out of the state comparison (e.g. hp, to look
+past a known pool-count difference: tests/fuzz/README.md).
 
 The fuzzer's lines are taken from each log (with or without /init's
 "# mmfuzz: " prefix). Walking both in step:
@@ -77,6 +80,9 @@ def main(argv):
     ctx = 6
     if '--context' in argv:
         ctx = int(argv[argv.index('--context') + 1])
+    ignore = set()
+    if '--ignore' in argv:
+        ignore = set(argv[argv.index('--ignore') + 1].split(','))
     a, ea = load(argv[1])
     b, eb = load(argv[2])
     print('ours:  %d lines; %s' % (len(a), '; '.join(ea[-3:]) or 'no end line'))
@@ -106,7 +112,7 @@ def main(argv):
         dx, dy = DIGEST.match(x), DIGEST.match(y)
         if dx and dy and dx.group(2) == dy.group(2):
             fx, fy = fields(dx.group(3)), fields(dy.group(3))
-            bad = [k for k in ('maps', 'mem', 'heap', 'brk', 'hp') if fx.get(k) != fy.get(k)]
+            bad = [k for k in ('maps', 'mem', 'heap', 'brk', 'hp') if k not in ignore and fx.get(k) != fy.get(k)]
             if not bad:
                 if fx.get('raw') != fy.get('raw'):
                     notes.append('%s@%s: same VMAs, split differently (vmas ours %s, linux %s)' %

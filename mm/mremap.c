@@ -160,13 +160,16 @@ static long mremap_hugetlb(struct mm *mm, struct vma *v, unsigned long old, unsi
 		err = new_len == old_len ? 0 : mm_munmap(mm, old + new_len, old_len - new_len);
 		return err ? err : (long)old;
 	}
-	if (flags & MREMAP_DONTUNMAP)
-		return -EINVAL;	/* MR-13: hugetlb mappings are VM_DONTEXPAND */
+	/* Linux's mremap_to() order: the new range's checks, its unmap, the
+	 * old range's cut, and only then the VMA's own checks, so a refused
+	 * DONTUNMAP has already unmapped a MREMAP_FIXED destination */
 	if (new_len > TASK_SIZE || new_addr > TASK_SIZE - new_len)
 		return -EINVAL;	/* MR-8 */
 	if (new_addr < old + old_len && old < new_addr + new_len)
 		return -EINVAL;	/* MR-8: overlap */
-	err = mm_munmap(mm, new_addr, new_len);	/* MR-9 */
+	if ((u64)mm->nvmas + 2 + 3 >= sysctl_max_map_count)
+		return -ENOMEM;	/* OC-12 */
+	err = (flags & MREMAP_FIXED) ? mm_munmap(mm, new_addr, new_len) : 0;	/* MR-9 */
 	if (!err && old_len > new_len)
 		err = mm_munmap(mm, old + new_len, old_len - new_len);
 	if (err)
@@ -174,6 +177,8 @@ static long mremap_hugetlb(struct mm *mm, struct vma *v, unsigned long old, unsi
 	v = vma_find(mm, old);
 	if (!v)
 		return -EFAULT;
+	if (flags & MREMAP_DONTUNMAP)
+		return -EINVAL;	/* MR-13: hugetlb mappings are VM_DONTEXPAND */
 	if (new_len > v->end - old)
 		return -EFAULT;	/* MR-14 */
 	return hugetlb_move_range(mm, v, old, new_len, new_addr);
@@ -251,11 +256,11 @@ static long mremap_to(struct mm *mm, struct vma *v, unsigned long old, unsigned 
 	v = vma_find(mm, old);
 	if (!v)
 		return -EFAULT;
-	if ((flags & MREMAP_DONTUNMAP) && !mm_may_expand(mm, v->flags, old_len >> PAGE_SHIFT))
-		return -ENOMEM;	/* OC-20, OC-21: the old range stays */
 	err = mremap_source(v, old, old_len);
 	if (err)
 		return err;
+	if ((flags & MREMAP_DONTUNMAP) && !mm_may_expand(mm, v->flags, old_len >> PAGE_SHIFT))
+		return -ENOMEM;	/* OC-20, OC-21: the old range stays (after vma_to_resize(), as Linux) */
 	if (new_len > old_len && !mm_may_expand(mm, v->flags, (new_len - old_len) >> PAGE_SHIFT))
 		return -ENOMEM;	/* OC-20, OC-21 */
 	if (!(flags & MREMAP_FIXED)) {

@@ -461,6 +461,42 @@ static void test_mlock(unsigned long hsz)
 		munmap(q, (size_t)(free0 + 1) * hsz);
 }
 
+/*
+ * MR-13, MR-9: mremap(MREMAP_FIXED | MREMAP_DONTUNMAP) of a hugetlb mapping
+ * is EINVAL (hugetlb VMAs may not be expanded), found only after Linux's
+ * mremap_to() has unmapped the destination: the page that was there is gone.
+ */
+static void test_dontunmap(unsigned long hsz)
+{
+	const unsigned long pg = (unsigned long)getpagesize();
+	char *h = mmap(NULL, hsz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | MAP_NORESERVE,
+		       -1, 0);
+	char *area = mmap(NULL, 2 * hsz, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	char *dst = (char *)(((uintptr_t)area + hsz - 1) & ~(uintptr_t)(hsz - 1));
+	unsigned char vec;
+	char *d, *r;
+	int e, gone;
+
+	if (h == MAP_FAILED || area == MAP_FAILED) {
+		tap_skip("MR-13: no mappings to try (errno %d)", errno);
+		if (h != MAP_FAILED)
+			munmap(h, hsz);
+		if (area != MAP_FAILED)
+			munmap(area, 2 * hsz);
+		return;
+	}
+	d = mmap(dst, pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+	errno = 0;
+	r = mremap(h, hsz, hsz, MREMAP_MAYMOVE | MREMAP_FIXED | MREMAP_DONTUNMAP, dst);
+	e = errno;
+	gone = syscall(SYS_mincore, dst, pg, &vec) == -1 && errno == ENOMEM;
+	tap_ok(d == dst && r == MAP_FAILED && e == EINVAL && gone,
+	       "MR-13, MR-9: MREMAP_DONTUNMAP of a hugetlb mapping: EINVAL (errno %d), after the destination "
+	       "was unmapped (%d)", e, gone);
+	munmap(h, hsz);
+	munmap(area, 2 * hsz);
+}
+
 static void bus_code_exit(int sig, siginfo_t *si, void *uc)
 {
 	(void)sig;
@@ -603,6 +639,7 @@ int main(void)
 	test_shared_after_fork(hsz);
 	test_fixed_reserve_fails(hsz);
 	test_sigbus_code(hsz);
+	test_dontunmap(hsz);
 	test_mlock(hsz);
 	set_pool(0);
 	tap_ok(pool() == 0 && meminfo("HugePages_Total") == 0, "the pool empties again");

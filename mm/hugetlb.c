@@ -6,8 +6,9 @@
 #include "printk.h"
 #include "errno.h"
 #include "kstring.h"
+#include "slab.h"
 
-#define MAX_HSTATES 4	/* VM_HUGE_INDEX has two bits */
+#define MAX_HSTATES HUGETLB_MAX_SIZES
 #define MAX_BOOT_WORDS 16
 
 static struct hstate hstates[MAX_HSTATES];	/* smallest first */
@@ -395,18 +396,11 @@ static bool huge_can_write(const struct vma *v, const struct page *pg)
 	return (v->flags & VM_WRITE) && ((v->flags & VM_SHARED) || pg->refcount == 1);
 }
 
-/* Take a page for a fault: a reserved one for a reserving VMA, else a spare one. */
-static struct page *take_page(struct hstate *h, const struct vma *v)
+/* A free page for a fault (the caller has settled the reservation), zeroed, one reference. */
+static struct page *pool_take_cleared(struct hstate *h)
 {
-	struct page *pg;
+	struct page *pg = pool_pop(h);
 
-	if (v->flags & VM_HUGE_RESV) {
-		BUG_ON(h->resv == 0);
-		h->resv--;
-	} else if (h->free <= h->resv) {
-		return NULL;	/* HT-5: nothing unreserved left: SIGBUS */
-	}
-	pg = pool_pop(h);
 	BUG_ON(!pg);
 	/* LAB hugetlb: begin */
 	if (!(pg->flags & PG_PREZEROED))
@@ -417,10 +411,225 @@ static struct page *take_page(struct hstate *h, const struct vma *v)
 	return pg;
 }
 
-bool hugetlb_fault_can_take(const struct vma *v)
+/* Take a page for a fault: a reserved one for a reserving VMA, else a spare one. */
+static struct page *take_page(struct hstate *h, const struct vma *v)
+{
+	if (v->flags & VM_HUGE_RESV) {
+		BUG_ON(h->resv == 0);
+		h->resv--;
+	} else if (h->free <= h->resv) {
+		return NULL;	/* HT-5: nothing unreserved left: SIGBUS */
+	}
+	return pool_take_cleared(h);
+}
+
+/* ---- shared mappings: the file behind them ---- */
+
+#define HF_PUNCHED ((struct page *)1)	/* a slot a hole punch emptied, its reservation dropped */
+
+/*
+ * What backs a shared hugetlb mapping, as Linux's hugetlbfs file of an
+ * anonymous MAP_SHARED | MAP_HUGETLB mapping: the huge pages by index (a
+ * VMA's offset says where it starts), each holding one reference of the
+ * file's own, and the reservation of the slots not yet faulted. Every VMA
+ * mapping it (its splits, fork children's copies, an mremap's move) holds
+ * a vma_file reference; the last one gives the pages back to the pool and
+ * drops what is left reserved. So a page first touched after a fork is one
+ * page in both processes, and a page stays while any part of the mapping
+ * does, as on Linux.
+ */
+struct huge_file {
+	struct vma_file vf;	/* first: a struct vma_file * is a struct huge_file * */
+	struct hstate *h;
+	u64 n;			/* slots (huge pages) */
+	u64 resv;		/* empty slots still reserved (0 for MAP_NORESERVE) */
+	bool reserving;		/* made with a reservation: every NULL slot is reserved */
+	unsigned order;		/* of the pages holding slot[] */
+	struct page **slot;	/* NULL, HF_PUNCHED or the page */
+	struct huge_file *next;	/* every live one (hugetlb_file_pages()) */
+	struct huge_file *held_next;	/* on the held list (hugetlb_hold_files()) */
+	bool held;
+};
+
+static struct slab_cache huge_file_cache = SLAB_CACHE("huge_file", struct huge_file);
+static struct huge_file *huge_files;
+
+static void huge_file_release(struct vma_file *vf);
+static const struct vma_file_ops huge_file_ops = { .release = huge_file_release };
+
+static struct huge_file *huge_file_of(const struct vma *v)
+{
+	return v->file && v->file->ops == &huge_file_ops ? (struct huge_file *)v->file : NULL;
+}
+
+struct vma_file *hugetlb_file_create(struct hstate *h, u64 n, bool reserved)
+{
+	struct huge_file *f = slab_alloc(&huge_file_cache);
+	struct page *arr;
+
+	if (!f)
+		return NULL;
+	f->order = order_for(n * sizeof(struct page *));
+	arr = f->order < MAX_ORDER ? alloc_pages(GFP_ZERO, f->order) : NULL;
+	if (!arr) {
+		slab_free(&huge_file_cache, f);
+		return NULL;
+	}
+	f->vf.refs = 1;
+	f->vf.ops = &huge_file_ops;
+	f->h = h;
+	f->n = n;
+	f->resv = reserved ? n : 0;
+	f->reserving = reserved;
+	f->slot = page_address(arr);
+	f->next = huge_files;
+	huge_files = f;
+	return &f->vf;
+}
+
+/* The last VMA is gone: the file's pages go back to the pool, its reservation goes. */
+static void huge_file_release(struct vma_file *vf)
+{
+	struct huge_file *f = (struct huge_file *)vf, **pp;
+
+	for (u64 i = 0; i < f->n; i++)
+		if (f->slot[i] && f->slot[i] != HF_PUNCHED)
+			huge_page_put(f->h, f->slot[i]);
+	f->h->resv -= f->resv;
+	for (pp = &huge_files; *pp != f; pp = &(*pp)->next)
+		;
+	*pp = f->next;
+	free_pages(phys_to_page(virt_to_phys(f->slot)), f->order);
+	slab_free(&huge_file_cache, f);
+}
+
+/* The slot of v's file at base (huge-aligned, inside v), or NULL past the file's end. */
+static struct page **file_slot(const struct huge_file *f, const struct vma *v, unsigned long base)
+{
+	u64 i = (v->offset + (base - v->start)) / f->h->size;
+
+	return i < f->n ? &f->slot[i] : NULL;
+}
+
+/*
+ * A fault in a shared mapping: the file's page for the slot, made if it is
+ * empty (from the file's reservation, or a spare page), with a reference
+ * for the new mapping. NULL when the pool has nothing to give (SIGBUS).
+ */
+static struct page *file_take(struct huge_file *f, const struct vma *v, unsigned long base)
+{
+	struct page **sp = file_slot(f, v, base), *pg;
+	struct hstate *h = f->h;
+
+	if (!sp)
+		return NULL;
+	if (*sp && *sp != HF_PUNCHED) {
+		(*sp)->refcount++;
+		return *sp;
+	}
+	if (!*sp && f->reserving) {
+		BUG_ON(h->resv == 0 || f->resv == 0);
+		h->resv--;
+		f->resv--;
+	} else if (h->free <= h->resv) {
+		return NULL;	/* HT-5: nothing unreserved left */
+	}
+	pg = pool_take_cleared(h);
+	*sp = pg;
+	pg->refcount++;	/* the file's and the mapping's */
+	return pg;
+}
+
+/* Zero [start, end) (inside one huge page of v) in the file's page, if it has one. */
+static void file_zero_part(struct huge_file *f, const struct vma *v, unsigned long start, unsigned long end)
+{
+	unsigned long base = ALIGN_DOWN(start, f->h->size);
+	struct page **sp = file_slot(f, v, base);
+
+	if (start < end && sp && *sp && *sp != HF_PUNCHED)
+		memset((u8 *)page_address(*sp) + (start - base), 0, end - start);
+}
+
+void hugetlb_punch(struct vma *v, unsigned long start, unsigned long end)
+{
+	struct huge_file *f = huge_file_of(v);
+	unsigned long hs, lo, hi;
+
+	if (!f)
+		return;
+	hs = f->h->size;
+	lo = ALIGN_UP(start, hs);
+	hi = ALIGN_DOWN(end, hs);
+	if (hi <= lo) {	/* inside one huge page, or across one boundary */
+		file_zero_part(f, v, start, MIN(end, lo));
+		file_zero_part(f, v, MAX(start, lo), end);
+		return;
+	}
+	file_zero_part(f, v, start, lo);
+	file_zero_part(f, v, hi, end);
+	for (unsigned long va = lo; va < hi; va += hs) {
+		struct page **sp = file_slot(f, v, va);
+
+		if (!sp)
+			break;
+		if (*sp && *sp != HF_PUNCHED)
+			huge_page_put(f->h, *sp);
+		else if (!*sp && f->reserving) {
+			f->resv--;
+			f->h->resv--;
+		}
+		*sp = HF_PUNCHED;
+	}
+}
+
+static struct huge_file *held_files;
+
+void hugetlb_hold_files(struct mm *mm, unsigned long start, unsigned long end)
+{
+	for (struct vma *v = vma_find_from(mm, start); v && v->start < end; v = v->next) {
+		struct huge_file *f = huge_file_of(v);
+
+		if (f && !f->held) {
+			f->held = true;
+			vma_file_get(&f->vf);
+			f->held_next = held_files;
+			held_files = f;
+		}
+	}
+}
+
+void hugetlb_release_held(void)
+{
+	while (held_files) {
+		struct huge_file *f = held_files;
+
+		held_files = f->held_next;
+		f->held = false;
+		vma_file_put(&f->vf);
+	}
+}
+
+void hugetlb_file_pages(void (*fn)(struct hstate *h, struct page *pg, void *arg), void *arg,
+			u64 resv[HUGETLB_MAX_SIZES])
+{
+	for (struct huge_file *f = huge_files; f; f = f->next) {
+		resv[f->h->index] += f->resv;
+		for (u64 i = 0; i < f->n; i++)
+			if (f->slot[i] && f->slot[i] != HF_PUNCHED)
+				fn(f->h, f->slot[i], arg);
+	}
+}
+
+bool hugetlb_fault_can_take(const struct vma *v, unsigned long addr)
 {
 	const struct hstate *h = hugetlb_of_vma(v);
+	const struct huge_file *f = huge_file_of(v);
 
+	if (f) {	/* a slot that has its page, or keeps its reservation */
+		struct page **sp = file_slot(f, v, ALIGN_DOWN(addr, h->size));
+
+		return sp && ((*sp && *sp != HF_PUNCHED) || (!*sp && f->reserving) || h->free > h->resv);
+	}
 	return (v->flags & VM_HUGE_RESV) || h->free > h->resv;	/* a reserving VMA's first faults always get one */
 }
 
@@ -435,7 +644,7 @@ int hugetlb_fault(struct mm *mm, struct vma *v, unsigned long addr, enum fault_a
 		return -ENOMEM;
 	pg = huge_entry_page(c.val, c.level);
 	if (!pg) {
-		pg = take_page(h, v);
+		pg = huge_file_of(v) ? file_take(huge_file_of(v), v, base) : take_page(h, v);
 		if (!pg)
 			return -ENOMEM;	/* the caller turns it into SIGBUS */
 		huge_set(mm, h, &c, huge_entry(v, h, pg, v->flags & VM_WRITE));
@@ -502,26 +711,6 @@ int hugetlb_move(struct mm *mm, struct vma *v, unsigned long from, unsigned long
 	return 0;
 }
 
-/*
- * fork of a shared mapping: give v's empty slot at va its page first, from
- * v's reservation, so that a huge page first touched after the fork, through
- * either process, is the same page in both (Linux shares it through the
- * hugetlbfs file; ours has no object behind the mapping, as for small shared
- * anonymous pages). Taking a reserved page leaves the pool's spare count as
- * it was. NULL, the slot left empty, for a MAP_NORESERVE mapping, which would
- * take spare pages Linux leaves free: then each process faults its own.
- */
-static struct page *fill_shared_slot(struct mm *mm, struct vma *v, struct hstate *h, unsigned long va,
-				     struct pt_cursor *c)
-{
-	struct page *pg;
-
-	if (!(v->flags & VM_HUGE_RESV) || !huge_slot(mm, h, va, true, c) || !(pg = take_page(h, v)))
-		return NULL;
-	huge_set(mm, h, c, huge_entry(v, h, pg, v->flags & VM_WRITE));
-	return pg;
-}
-
 int hugetlb_copy(struct mm *dst, struct mm *src, struct vma *v)
 {
 	struct hstate *h = hugetlb_of_vma(v);
@@ -531,8 +720,7 @@ int hugetlb_copy(struct mm *dst, struct mm *src, struct vma *v)
 		struct page *pg;
 		pteval_t child;
 
-		if ((!huge_slot(src, h, va, false, &c) || !(pg = huge_entry_page(c.val, c.level))) &&
-		    (!(v->flags & VM_SHARED) || !(pg = fill_shared_slot(src, v, h, va, &c))))
+		if (!huge_slot(src, h, va, false, &c) || !(pg = huge_entry_page(c.val, c.level)))
 			continue;
 		if (!huge_slot(dst, h, va, true, &d))
 			return -ENOMEM;

@@ -20,7 +20,8 @@
  * Accounting follows Linux: a mapping reserves its pages at mmap time
  * (HugePages_Rsvd), a fault takes one from the pool, munmap gives faulted
  * pages back and drops the rest of the reservation. The invariant kept
- * here: Rsvd == the number of not-yet-faulted pages of reserving VMAs.
+ * here: Rsvd == the number of not-yet-faulted pages of reserving private
+ * VMAs plus the reserved empty slots of shared mappings' files.
  *
  * Cleared exactly once: a page that entered the pool zeroed (init_on_alloc)
  * or went back zeroed (init_on_free) is marked PG_PREZEROED and is not
@@ -82,7 +83,38 @@ long hugetlb_reserve(struct hstate *h, u64 n);
  * unreserved pool page)? When not, a fault's -ENOMEM means the pool is dry
  * (SIGBUS on Linux), not that the kernel is out of memory.
  */
-bool hugetlb_fault_can_take(const struct vma *v);
+bool hugetlb_fault_can_take(const struct vma *v, unsigned long addr);
+
+/* Sizes at most (VM_HUGE_INDEX has two bits). */
+#define HUGETLB_MAX_SIZES 4
+
+/*
+ * The file behind a new shared mapping of n huge pages of h (Linux: the
+ * hugetlbfs file of an anonymous MAP_SHARED | MAP_HUGETLB mapping), holding
+ * the pages by index from the VMA's offset; reserved: the caller has
+ * reserved n pages (hugetlb_reserve()), which the file now holds. One
+ * reference, for the VMA; NULL when out of memory.
+ */
+struct vma_file *hugetlb_file_create(struct hstate *h, u64 n, bool reserved);
+
+/* MADV_REMOVE of [start, end) of v (a shared mapping), as Linux's hugetlbfs
+ * hole punch: the file lets go of the whole huge pages inside, and of their
+ * reservation, and zeroes the parts of huge pages at either end. */
+void hugetlb_punch(struct vma *v, unsigned long start, unsigned long end);
+
+/*
+ * MAP_FIXED over [start, end) of mm: keep the files of the shared mappings
+ * there alive (their pages and reservations) until hugetlb_release_held(),
+ * as Linux frees a file whose last mapping goes only when the system call
+ * returns (its fput is deferred), after the new mapping has reserved.
+ */
+void hugetlb_hold_files(struct mm *mm, unsigned long start, unsigned long end);
+void hugetlb_release_held(void);
+
+/* The invariant checker: each page a shared mapping's file holds (fn), and
+ * the reservations the files hold, added to resv[] by size index. */
+void hugetlb_file_pages(void (*fn)(struct hstate *h, struct page *pg, void *arg), void *arg,
+			u64 resv[HUGETLB_MAX_SIZES]);
 
 /* Fault in a hugetlb VMA (see mm_fault). */
 int hugetlb_fault(struct mm *mm, struct vma *v, unsigned long addr, enum fault_access access);
@@ -98,8 +130,8 @@ void hugetlb_zap(struct mm *mm, struct vma *v, unsigned long start, unsigned lon
  * (empty, huge-aligned); pages are not copied. -ENOMEM if a table is missing. */
 int hugetlb_move(struct mm *mm, struct vma *v, unsigned long from, unsigned long to, unsigned long len);
 
-/* fork: share v's pages with the child (copy-on-write when private); a shared
- * v's empty slots get their pages first, where the pool has them. */
+/* fork: share v's pages with the child (copy-on-write when private; a shared
+ * mapping's later faults meet in its file). */
 int hugetlb_copy(struct mm *dst, struct mm *src, struct vma *v);
 
 /* mprotect: rewrite v's huge leaves in [start, end) for its new flags. */

@@ -76,11 +76,13 @@ static long advise_hugetlb(struct mm *mm, struct vma *v, unsigned long s, unsign
 			mm_zap_range(mm, s, ALIGN_DOWN(e, hs), false);
 		return 0;
 	case MADV_REMOVE:
-		/* MA-9: a hole punched in the file: the whole huge pages inside go */
+		/* MA-9: a hole punched in the file: the whole huge pages inside go,
+		 * the parts of the huge pages at either end read as zero */
 		if (!(v->flags & VM_SHARED))
 			return -EACCES;
 		if (ALIGN_DOWN(e, hs) > ALIGN_UP(s, hs))
 			mm_zap_range(mm, ALIGN_UP(s, hs), ALIGN_DOWN(e, hs), false);
+		hugetlb_punch(v, s, e);	/* the file's pages and reservation go, partial ones are zeroed */
 		return 0;
 	default:
 		return 1;
@@ -233,7 +235,7 @@ static long advise_populate(struct mm *mm, unsigned long start, unsigned long en
 
 			if (r == -SEGV_ACCERR)
 				continue;	/* the VMA allows it, so the entry already does */
-			if (r == -ENOMEM && (v->flags & VM_HUGETLB) && !hugetlb_fault_can_take(v))
+			if (r == -ENOMEM && (v->flags & VM_HUGETLB) && !hugetlb_fault_can_take(v, va))
 				return -EFAULT;	/* the pool is dry: SIGBUS for a user access */
 			if (r)
 				return r == -ENOMEM ? -ENOMEM : -EFAULT;	/* -SEGV_MAPERR: a guard page */

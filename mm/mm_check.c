@@ -29,7 +29,7 @@ bool opt_mm_check;
 #define MAP_MASK	0x00ffffffu	/* mappings in a count slot */
 #define HOLDER_ONE	0x01000000u	/* one holder in a count slot */
 #define THP_LEVEL	(PT_LAST_LEVEL - 1)
-#define MAX_HSTATES	4	/* VM_HUGE_INDEX has two bits */
+#define MAX_HSTATES	HUGETLB_MAX_SIZES
 
 static u32 *count;		/* per page_frame_index(); all zero between checks */
 static unsigned long count_slots;
@@ -48,7 +48,7 @@ struct check {
 	const struct vma *v;		/* cursor: the first VMA ending above the walk */
 	u64 tables, thp;		/* found in pass 1 */
 	struct hstate *hs[MAX_HSTATES];	/* the pools, by size index (NULL: none) */
-	u64 want_resv[MAX_HSTATES];	/* unfaulted pages of reserving VMAs */
+	u64 want_resv[MAX_HSTATES];	/* unfaulted pages of reserving VMAs, reserved slots of files */
 	u64 mapped[MAX_HSTATES];	/* distinct pool pages mapped (pass 2) */
 	unsigned long run_va;		/* the hugetlb run whose first entry was checked last (1: none) */
 	u64 committed;			/* pages of VM_ACCOUNT VMAs (pass 1) */
@@ -447,12 +447,33 @@ static void file_page_ref(struct page *pg, void *arg)
 		page_ref(k, pg, 0, true);
 }
 
-/* Kernel references: memfd pages, program files' pages and the hugetlb free lists. */
+/*
+ * A page a shared hugetlb mapping's file holds: a pool page of h's size in
+ * use (counted as such once, in the second pass, if no mapping showed it).
+ */
+static void huge_file_page_ref(struct hstate *h, struct page *pg, void *arg)
+{
+	struct check *k = arg;
+
+	if (!(pg->flags & PG_HEAD) || pg->order != h->order)
+		fail(k, "hugetlb %llu KiB file page 0x%llx (flags 0x%x order %u) is not a huge page",
+		     (unsigned long long)(h->size >> 10), (unsigned long long)page_to_phys(pg), pg->flags,
+		     pg->order);
+	else if (page_ref(k, pg, 0, true))
+		k->mapped[h->index]++;
+}
+
+/* Kernel references: memfd pages, program files' pages, shared hugetlb files and the hugetlb free lists. */
 static void holders(struct check *k)
 {
+	u64 file_resv[MAX_HSTATES] = { 0 };
+
 	k->mm = NULL;
 	memfd_for_each_page(file_page_ref, k);
 	pagecache_for_each_page(file_page_ref, k);
+	hugetlb_file_pages(huge_file_page_ref, k, file_resv);
+	for (int l = 0; l < MAX_HSTATES && !k->verify; l++)
+		k->want_resv[l] += file_resv[l];	/* the files' reserved empty slots */
 	for (int l = 0; l < MAX_HSTATES && !k->failed; l++) {
 		struct hstate *h = k->hs[l];
 		u64 n = 0;

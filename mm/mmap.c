@@ -327,24 +327,44 @@ static long mmap_hugetlb(struct mm *mm, struct hstate *h, unsigned long addr, un
 			 unsigned long flags, struct vma *next, unsigned vmflags, bool write)
 {
 	bool reserve = !(flags & MAP_NORESERVE);
+	struct vma_file *file = NULL;
+	struct vma *v;
 	long err;
 
 	err = mmap_limits(mm, addr, len, flags, vmflags);	/* OC-4: not charged */
 	if (err)
 		return err;
-	/* MAP_FIXED's old mappings go before hugetlbfs reserves, pages and
-	 * reservations alike, as in Linux's mmap_region() (vms_clean_up_area()
-	 * closes them first): a failure below leaves a hole, as there */
-	if ((flags & MAP_FIXED) && (err = mm_munmap(mm, addr, len)))
+	/* MAP_FIXED's old mappings go before hugetlbfs reserves, as in Linux's
+	 * mmap_region() (vms_clean_up_area() closes them first), but a shared
+	 * mapping's file lives until the call is over: a failure leaves a hole */
+	if (flags & MAP_FIXED) {
+		hugetlb_hold_files(mm, addr, addr + len);
+		err = mm_munmap(mm, addr, len);
+	}
+	if (!err && reserve && hugetlb_reserve(h, len / h->size))
+		err = -ENOMEM;	/* HT-4: the pool cannot cover it; nothing reserved */
+	hugetlb_release_held();	/* the old files die now, if that was their last mapping */
+	if (err)
 		return err;
-	if (reserve && hugetlb_reserve(h, len / h->size))
-		return -ENOMEM;	/* HT-4: the pool cannot cover it; nothing reserved */
+	if (vmflags & VM_SHARED) {	/* a file holds the pages and the reservation */
+		file = hugetlb_file_create(h, len / h->size, reserve);
+		if (!file) {
+			if (reserve)
+				h->resv -= len / h->size;
+			return -ENOMEM;
+		}
+		reserve = false;
+	}
 	vmflags |= hugetlb_vma_flags(h, reserve);
-	if (!mmap_insert(mm, addr, len, flags, next, vmflags, NULL, 0, &err)) {
-		if (reserve)
+	v = mmap_insert(mm, addr, len, flags, next, vmflags, NULL, 0, &err);
+	if (!v) {
+		if (file)
+			vma_file_put(file);	/* drops the file's reservation */
+		else if (reserve)
 			h->resv -= len / h->size;
 		return err;
 	}
+	v->file = file;	/* the VMA takes the file's first reference */
 	/* MM-14, ML-7: MAP_LOCKED (or mlockall(MCL_FUTURE)) populates too, as
 	 * Linux's do_mmap() decides it before mmap_region() drops VM_LOCKED
 	 * from a hugetlb VMA */

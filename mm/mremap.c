@@ -122,7 +122,8 @@ static long hugetlb_move_range(struct mm *mm, struct vma *v, unsigned long old, 
 		vma_unprepare(nv);
 		return -ENOMEM;
 	}
-	vma_insert_prepared(mm, nv, new_addr, new_addr + len, v->flags, v->name, 0);
+	vma_insert_prepared(mm, nv, new_addr, new_addr + len, v->flags, v->name, v->file ? v->offset : 0);
+	nv->file = vma_file_get(v->file);	/* a shared mapping's file: its pages stay there */
 	err = hugetlb_move(mm, v, old, new_addr, len);
 	if (err) {
 		hugetlb_move(mm, nv, new_addr, old, len);	/* MR-21: undo */

@@ -497,6 +497,55 @@ static void test_dontunmap(unsigned long hsz)
 	munmap(area, 2 * hsz);
 }
 
+/*
+ * A shared mapping's pages live in its file (Linux: hugetlbfs), not in the
+ * mappings: a fork does not take the untouched pages (Free and Rsvd stay),
+ * MADV_DONTNEED keeps the data, and a page unmapped while the rest of the
+ * mapping stays is still in use; the last munmap gives both pages back.
+ */
+static void test_shared_file(unsigned long hsz)
+{
+	long free0 = meminfo("HugePages_Free"), rsvd0 = meminfo("HugePages_Rsvd");
+	char *p = mmap(NULL, 2 * hsz, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
+	long free1, rsvd1, free2, free3;
+	int st = 0, kept;
+	pid_t pid;
+
+	if (p == MAP_FAILED) {
+		tap_skip("shared file: no MAP_SHARED|MAP_HUGETLB mapping (errno %d)", errno);
+		return;
+	}
+	pid = fork();
+	if (pid == 0)
+		_exit(0);
+	free1 = meminfo("HugePages_Free");
+	rsvd1 = meminfo("HugePages_Rsvd");
+	if (pid > 0)
+		waitpid(pid, &st, 0);
+	tap_ok(free1 == free0 && rsvd1 == rsvd0 + 2,
+	       "HT-10: a fork leaves a shared mapping's untouched pages reserved (Free %ld -> %ld, Rsvd %ld -> %ld)",
+	       free0, free1, rsvd0, rsvd1);
+	p[0] = 0x3c;
+	p[hsz] = 0x3d;
+	kept = madvise(p, hsz, MADV_DONTNEED) == 0 && p[0] == 0x3c;
+	tap_ok(kept, "MA-6, HT-9: MADV_DONTNEED of a shared huge page keeps its data (0x%x)", p[0]);
+	{	/* MA-9: MADV_REMOVE of part of a huge page zeroes that part only */
+		const unsigned long pg = (unsigned long)getpagesize();
+
+		p[5 * pg] = 0x55;
+		tap_ok(madvise(p + 4 * pg, 4 * pg, MADV_REMOVE) == 0 && p[5 * pg] == 0 && p[0] == 0x3c,
+		       "MA-9, HT-9: MADV_REMOVE inside a shared huge page zeroes that part (0x%x) and keeps the rest (0x%x)",
+		       p[5 * pg], p[0]);
+	}
+	munmap(p + hsz, hsz);
+	free2 = meminfo("HugePages_Free");
+	munmap(p, hsz);
+	free3 = meminfo("HugePages_Free");
+	tap_ok(free2 == free0 - 2 && free3 == free0,
+	       "HT-6: an unmapped part of a shared mapping keeps its page while the rest is mapped (Free %ld), "
+	       "the last munmap gives both back (Free %ld, was %ld)", free2, free3, free0);
+}
+
 static void bus_code_exit(int sig, siginfo_t *si, void *uc)
 {
 	(void)sig;
@@ -637,6 +686,7 @@ int main(void)
 	test_gigantic();
 	test_munmap_order(hsz);
 	test_shared_after_fork(hsz);
+	test_shared_file(hsz);
 	test_fixed_reserve_fails(hsz);
 	test_sigbus_code(hsz);
 	test_dontunmap(hsz);

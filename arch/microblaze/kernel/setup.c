@@ -34,7 +34,7 @@
 /* Largest device tree we map. */
 
 static struct pt_space kernel_space;
-static pteval_t swapper_pg_dir[PAGE_SIZE / sizeof(pteval_t)] __attribute__((aligned(PAGE_SIZE)));
+static pteval_t swapper_pg_dir[PAGE_SIZE / sizeof(pteval_t)] ARCH_PAGE_ALIGNED_BSS;
 
 extern char _text[], _etext[], __start_rodata[], __end_rodata[], _data[], _end[];
 void start_kernel(u32 dtb_pa);

@@ -87,13 +87,14 @@
 #define IOREMAP_BASE     _UL(0xf8000000)
 #define IOREMAP_END      _UL(0xfc000000)
 
-#ifndef __ASSEMBLER__
+#if !defined(__ASSEMBLER__) && defined(__microblaze__)
 /*
  * A static page-sized table (the root, the fixmap's table). MicroBlaze
  * object files cannot align anything to more than 32 KiB, so these go to
  * .bss.page_aligned, which linker/microblaze.ld starts on a page boundary;
  * every object in it is a whole number of pages (the script checks the
- * total), so each one starts on a page boundary.
+ * total), so each one starts on a page boundary. (The host tests, built
+ * for the host, use mm/fixmap.c's plain aligned(PAGE_SIZE).)
  */
 #define ARCH_PAGE_ALIGNED_BSS \
 	__attribute__((section(".bss.page_aligned"), aligned(PAGE_SIZE < 0x8000 ? PAGE_SIZE : 0x8000)))

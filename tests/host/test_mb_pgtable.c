@@ -1335,6 +1335,28 @@ static void test_build_layout(const struct board *b, u64 ram)
 	}
 }
 
+/* The model notices a 16M slot loaded from a run of pages with one member changed. */
+static void test_model_misprogrammed_page_run(void)
+{
+	unsigned long va;
+	struct pt_cursor c;
+
+	model_begin_bad();
+	va = lm(ram_base + 32 * MiB);
+	pt_walk(&kspace, va + 3 * PAGE_SIZE, PT_LAST_LEVEL, false, &c);
+	tap_ok(c.level == 1 && arch_pte_is_cont(c.val), "model: 0x%lx is in a run of pages (level %d, desc 0x%llx)",
+	       va, c.level, (unsigned long long)c.val);
+	arch_pte_write(c.ptep, c.val & ~(pteval_t)PTE_CONT);   /* one member of the run alone */
+	mb_tlb_flush_range(va, 16 * MiB, PT_ASID_KERNEL);
+	mbm_clear_violations();
+	mbm_access(va, MBM_READ, NULL);
+	tap_ok(mbm_violations(MBM_UNSAFE) == 1 && strstr(mbm_last_violation(), "misprogrammed"),
+	       "model: a 16M slot loaded from a run of pages with one member changed -> unsafe (%s)",
+	       mbm_last_violation());
+	mbm_set_quiet(false);
+	mbm_clear_violations();
+}
+
 int main(void)
 {
 	if (PAGE_SHIFT != 12) {
@@ -1345,6 +1367,7 @@ int main(void)
 		test_model_shadow();
 		test_model_torn_removal();
 		test_model_user_to_kernel();
+		test_model_misprogrammed_page_run();
 		test_build_layout(&ml605, 128 * MiB);
 		test_build_layout(&ml605, 256 * MiB);
 		test_build_layout(&s3a, 128 * MiB);

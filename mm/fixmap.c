@@ -12,9 +12,14 @@
 
 #define FIX_TABLE_ENTRIES (PAGE_SIZE / sizeof(pteval_t))
 
+/* An arch whose object format cannot align a variable to PAGE_SIZE
+ * (MicroBlaze with 64 KiB pages) defines its own in <asm/memlayout.h>. */
+#ifndef ARCH_PAGE_ALIGNED_BSS
+#define ARCH_PAGE_ALIGNED_BSS __attribute__((aligned(PAGE_SIZE)))
+#endif
+
 /* fix_tables[l - 1] is the level-l table on the path to FIXMAP_BASE. */
-static pteval_t fix_tables[PT_LEVELS - 1][FIX_TABLE_ENTRIES]
-	__attribute__((aligned(PAGE_SIZE)));
+static pteval_t fix_tables[PT_LEVELS - 1][FIX_TABLE_ENTRIES] ARCH_PAGE_ALIGNED_BSS;
 
 static struct {
 	const struct pt_space *kernel;
@@ -47,8 +52,8 @@ void fixmap_init(const struct pt_space *kernel)
 {
 	phys_addr_t table = kernel->root;
 
-	PT_ASSERT(FIX_NR_SLOTS <= arch_pt_entries(PT_LAST_LEVEL) &&
-		  IS_ALIGNED(FIXMAP_BASE, pt_level_size(PT_LAST_LEVEL - 1)),
+	/* All slots in the one last-level table that holds FIXMAP_BASE. */
+	PT_ASSERT(pt_index(FIXMAP_BASE, PT_LAST_LEVEL) + FIX_NR_SLOTS <= arch_pt_entries(PT_LAST_LEVEL),
 		  "fixmap of %d slots at 0x%lx does not fit one last-level table",
 		  FIX_NR_SLOTS, FIXMAP_BASE);
 	__builtin_memset(&fix, 0, sizeof(fix));

@@ -137,11 +137,12 @@ for t in boot-dtbs user-all user-linux userland-all; do
 done
 
 # Build every kernel the configurations need (ARCH/BOARD/MEM: MicroBlaze's
-# device tree carries the RAM size; GRANULE/VA_BITS: the arm64 layout), once each.
+# device tree carries the RAM size; GRANULE/VA_BITS: the arm64 layout; PAGE_SIZE: the
+# MicroBlaze page size), once each.
 declare -A built
 for c in "${configs[@]}"; do
 	IFS='|' read -r name vars opts <<<"$c"
-	key=$(echo "$vars" | grep -o -E '(ARCH|BOARD|MEM|GRANULE|VA_BITS)=[^ ]+' | tr '\n' ' ')
+	key=$(echo "$vars" | grep -o -E '(ARCH|BOARD|MEM|GRANULE|VA_BITS|PAGE_SIZE)=[^ ]+' | tr '\n' ' ')
 	[ -n "${built[$key]:-}" ] && continue
 	built[$key]=1
 	# shellcheck disable=SC2086

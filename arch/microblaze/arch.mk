@@ -25,14 +25,26 @@ else
 $(error BOARD must be ml605 or s3adsp1800 for ARCH=microblaze, not '$(BOARD)')
 endif
 
-BUILD := build/microblaze/$(BOARD)
+# The kernel's page size: PAGE_SIZE 4K (the default), 16K or 64K (asm/memlayout.h
+# derives the table split from PAGE_SHIFT). The default builds into
+# build/microblaze/<board>, every other one into build/microblaze/<board>-<size>.
+PAGE_SIZE ?= 4K
+MB_PAGE_SIZES := 4K 16K 64K
+ifeq ($(filter $(PAGE_SIZE),$(MB_PAGE_SIZES)),)
+$(error PAGE_SIZE=$(PAGE_SIZE) is not a supported MicroBlaze page size; valid values: $(MB_PAGE_SIZES))
+endif
+MB_PAGE_SHIFT := $(if $(filter 4K,$(PAGE_SIZE)),12,$(if $(filter 16K,$(PAGE_SIZE)),14,16))
+
+BUILD := build/microblaze/$(BOARD)$(if $(filter-out 4K,$(PAGE_SIZE)),-$(shell echo $(PAGE_SIZE) | tr K k))
 CROSS_COMPILE ?= /opt/mbtc/bin/microblaze-elf-
 # The CPUs QEMU models have the barrel shifter, multiplier (with mulh) and divider.
 ARCH_CFLAGS := $(MB_CPUFLAGS) -mxl-barrel-shift -mno-xl-soft-mul -mno-xl-soft-div \
-	-mxl-multiply-high -fno-pic -DKIMAGE_PHYS=$(KIMAGE_PHYS) -DEARLYCON_UART=$(EARLYCON_UART) -DNR_CPUS=1
+	-mxl-multiply-high -fno-pic -DKIMAGE_PHYS=$(KIMAGE_PHYS) -DEARLYCON_UART=$(EARLYCON_UART) -DNR_CPUS=1 \
+	-DMB_PAGE_SHIFT=$(MB_PAGE_SHIFT)
 # No linker relaxation: it shortens imm pairs but leaves "symbol + offset"
 # absolute values (TOPHYS() in the vectors) pointing at the old addresses.
-ARCH_LDFLAGS := -Wl,--defsym=KIMAGE_PHYS=$(KIMAGE_PHYS) -Wl,--no-relax
+ARCH_LDFLAGS := -Wl,--defsym=KIMAGE_PHYS=$(KIMAGE_PHYS) -Wl,--no-relax \
+	-Wl,--defsym=PAGE_SIZE_LD=$$((1 << $(MB_PAGE_SHIFT)))
 ARCH_SRCS := $(wildcard arch/microblaze/kernel/*.c) $(wildcard arch/microblaze/kernel/*.S) \
 	drivers/ns16550.c drivers/uartlite.c drivers/xps_intc.c drivers/xps_timer.c
 LINKER_SCRIPT := linker/microblaze.ld

@@ -6,15 +6,17 @@
  * The refill walk below is a C rendering of what entry.S documents for
  * vec_hw (steps 1-4): kernel VA (top two bits set) -> kernel root, refused
  * from user mode; else the current user root; level 0 invalid -> fault,
- * PTE_LEAF -> one 4 MiB slot, or one 16 MiB slot with PTE_CONT; else the
- * level-1 entry -> one 4 KiB slot; TLBLO = output address | (desc &
+ * PTE_LEAF -> one slot of the block's size (4K pages: 4 MiB), or one
+ * 16 MiB slot with PTE_CONT or for a larger block (16K: the 16 MiB of the
+ * 64 MiB block that holds the address); else the level-1 entry -> one
+ * page-sized slot, or one 16 MiB slot with PTE_CONT (16K, 64K); TLBLO = output address | (desc &
  * PTE_HW_MASK); TID = PID when PTE_NG, else 0; the victim is mb_tlb_next,
  * round robin over [mb_tlb_first, 64), recorded in the shadow first.
  *
  * Bookkeeping:
  *   phys    sparse physical memory: PFN -> host page
  *   tinfo   every level-1 table linked from a live root entry: PFN -> the
- *           4 MiB it translates and its space; with the kernel root
+ *           level-0 span it translates and its space; with the kernel root
  *           (mb_kernel_pgd_pa) and the user roots (mbm_switch_user) this
  *           tells whether a write hits a live descriptor
  *   hw      the 64 slots as the hardware holds them (the shadow is the real
@@ -42,13 +44,15 @@
 #define HW_LO_I     0x00000004u
 #define HW_LO_M     0x00000002u
 #define HW_LO_G     0x00000001u
-#define HW_CODE_4K  1u
-#define HW_CODE_4M  6u
 #define HW_CODE_16M 7u
+/* The slot size code for 2^shift bytes (shift even, 10..24). */
+#define HW_CODE(shift) (((shift) - 10u) / 2u)
 
 #define KVA_START   0xc0000000u
-#define M_PAGE      4096u
-#define NPFN        (1u << 20)
+/* The model's physical pages are the kernel's (PAGE_SHIFT: 4K, 16K or 64K). */
+#define M_SHIFT     PAGE_SHIFT
+#define M_PAGE      (1u << M_SHIFT)
+#define NPFN        (1u << (32 - M_SHIFT))
 
 typedef unsigned long long ull;
 
@@ -182,7 +186,7 @@ static unsigned char *phys_page(phys_addr_t pa)
 
 	if (pa >> 32)
 		model_bug("physical address beyond 32 bits", pa);
-	pfn = (u32)(pa >> 12);
+	pfn = (u32)(pa >> M_SHIFT);
 	if (!phys[pfn]) {
 		phys[pfn] = calloc(1, M_PAGE);
 		phys_owned[pfn] = 1;
@@ -210,7 +214,7 @@ void mbm_phys_fill(phys_addr_t pa, u64 size, int byte)
 
 		memset(phys_page(p), byte, M_PAGE);
 		/* the page is given out or freed: whatever table it was is gone */
-		tinfo[p >> 12].used = false;
+		tinfo[p >> M_SHIFT].used = false;
 		for (int i = 0; i < M.nusers; i++)
 			if (M.users[i].root == (p & ~(phys_addr_t)(M_PAGE - 1)))
 				M.users[i--] = M.users[--M.nusers];
@@ -245,7 +249,7 @@ unsigned long mbm_sym_va(const void *sym)
 	M.syms[M.nsyms].p = sym;
 	M.syms[M.nsyms].va = M.img_va + off;
 	M.nsyms++;
-	pfn = (u32)((M.img_pa + off) >> 12);
+	pfn = (u32)((M.img_pa + off) >> M_SHIFT);
 	if (phys_owned[pfn])
 		free(phys[pfn]);
 	phys[pfn] = (unsigned char *)(uintptr_t)sym;   /* not ours to free */
@@ -278,7 +282,7 @@ static bool l0_is_table(u32 d)
 
 static void tinfo_set(phys_addr_t t, int space, u32 va_base)
 {
-	struct tinfo *ti = &tinfo[(t >> 12) & (NPFN - 1)];
+	struct tinfo *ti = &tinfo[(t >> M_SHIFT) & (NPFN - 1)];
 
 	ti->used = true;
 	ti->space = (int16_t)space;
@@ -287,7 +291,7 @@ static void tinfo_set(phys_addr_t t, int space, u32 va_base)
 
 static void tinfo_clear(phys_addr_t t)
 {
-	tinfo[(t >> 12) & (NPFN - 1)].used = false;
+	tinfo[(t >> M_SHIFT) & (NPFN - 1)].used = false;
 }
 
 /* Register the level-1 tables of root's entries [first, last]. */
@@ -348,8 +352,8 @@ static bool live_loc(phys_addr_t pa, struct loc *l)
 		*l = (struct loc){ 0, idx << PT_L0_SHIFT, 1u << PT_L0_SHIFT, (int)M.users[u].pid };
 		return l->va < KVA_START;
 	}
-	if (tinfo[page >> 12].used) {
-		const struct tinfo *ti = &tinfo[page >> 12];
+	if (tinfo[page >> M_SHIFT].used) {
+		const struct tinfo *ti = &tinfo[page >> M_SHIFT];
 
 		*l = (struct loc){ 1, ti->va_base + (idx << PT_L1_SHIFT), 1u << PT_L1_SHIFT, ti->space };
 		return true;
@@ -369,36 +373,52 @@ struct mwalk {
 
 void mbm_slot_for_desc(u32 desc, int level, unsigned long va, u32 pid, struct mbm_slot *s)
 {
-	u32 mask, code;
+	u32 mask, code, oa;
 
-	if (level == 1) {
+	/* entry.S looks at PTE_CONT only where that level has runs */
+	if ((desc & PTE_CONT) && (level == 0 ? PT_L0_CONT_ENTRIES : PT_L1_CONT_ENTRIES) > 1) {
+		mask = PTE_OA_16M;          /* a run: one 16 MiB slot */
+		code = HW_CODE_16M;
+	} else if (level == 1) {
 		mask = PTE_OA_MASK;
-		code = HW_CODE_4K;
-	} else if (desc & PTE_CONT) {
-		mask = PTE_OA_16M;
+		code = HW_CODE(PT_L1_SHIFT);
+	} else if (PT_L0_SHIFT > 24) {
+		mask = PTE_OA_16M;          /* a block larger than a slot: its 16 MiB holding va */
 		code = HW_CODE_16M;
 	} else {
-		mask = PTE_OA_4M;
-		code = HW_CODE_4M;
+		mask = PTE_OA_L0;
+		code = HW_CODE(PT_L0_SHIFT);
 	}
-	slot_decode(s, ((u32)va & mask) | HW_HI_V | code << 7, (desc & mask) | (desc & PTE_HW_MASK),
+	oa = desc & mask;
+	if (level == 0 && PT_L0_SHIFT > 24)
+		oa = (desc & PTE_OA_L0) | ((u32)va & PTE_OA_16M & ~PTE_OA_L0);
+	slot_decode(s, ((u32)va & mask) | HW_HI_V | code << 7, oa | (desc & PTE_HW_MASK),
 		    (desc & PTE_NG) ? pid : 0);
 }
 
-/* Do the four level-0 entries of the run holding va's entry form one 16 MiB leaf? */
-static bool run_ok(phys_addr_t root, u32 va)
+/*
+ * Do the entries of the PTE_CONT run holding va's entry (in the table at
+ * t, of 'level') form one 16 MiB leaf: all valid, CONT (and PTE_LEAF at
+ * level 0), the same attributes, consecutive output addresses from a
+ * 16 MiB-aligned first one?
+ */
+static bool run_ok(phys_addr_t t, int level, u32 va)
 {
-	unsigned first = (va >> PT_L0_SHIFT) & ~3u;
-	u32 d0 = mbm_phys_read32(root + first * 4);
+	unsigned shift = level == 0 ? PT_L0_SHIFT : PT_L1_SHIFT;
+	unsigned n = level == 0 ? PT_L0_CONT_ENTRIES : PT_L1_CONT_ENTRIES;
+	unsigned nidx = level == 0 ? 1u << PT_L0_BITS : 1u << PT_L1_BITS;
+	u32 oa_mask = level == 0 ? PTE_OA_L0 : PTE_OA_MASK;
+	u32 need = PTE_VALID | PTE_CONT | (level == 0 ? PTE_LEAF : 0);
+	unsigned first = ((va >> shift) & (nidx - 1)) & ~(n - 1);
+	u32 d0 = mbm_phys_read32(t + first * 4);
 
-	if ((d0 & PTE_OA_4M) & ((1u << 24) - 1))
+	if (n < 2 || ((d0 & oa_mask) & ((1u << 24) - 1)))
 		return false;
-	for (unsigned k = 0; k < 4; k++) {
-		u32 e = mbm_phys_read32(root + (first + k) * 4);
+	for (unsigned k = 0; k < n; k++) {
+		u32 e = mbm_phys_read32(t + (first + k) * 4);
 
-		if ((e & (PTE_VALID | PTE_LEAF | PTE_CONT)) != (PTE_VALID | PTE_LEAF | PTE_CONT) ||
-		    (e & ~PTE_OA_MASK) != (d0 & ~PTE_OA_MASK) ||
-		    (e & PTE_OA_4M) != (d0 & PTE_OA_4M) + (k << PT_L0_SHIFT))
+		if ((e & need) != need || (e & ~oa_mask) != (d0 & ~oa_mask) ||
+		    (e & oa_mask) != (d0 & oa_mask) + (k << shift))
 			return false;
 	}
 	return true;
@@ -430,13 +450,15 @@ static void mwalk(u32 va, bool user_mode, u32 pid, phys_addr_t user_root, struct
 	if (!(w->desc & PTE_LEAF)) {
 		t = w->desc & PTE_OA_MASK;
 		w->level = 1;
-		w->desc = mbm_phys_read32(t + ((va >> PT_L1_SHIFT) & 0x3ff) * 4);
+		w->desc = mbm_phys_read32(t + ((va >> PT_L1_SHIFT) & ((1u << PT_L1_BITS) - 1)) * 4);
 		if (!(w->desc & PTE_VALID)) {
 			w->res = MBW_L1_INVALID;
 			return;
 		}
-	} else if (w->desc & PTE_CONT) {
-		w->run_bad = !run_ok(root, va);
+		if ((w->desc & PTE_CONT) && PT_L1_CONT_ENTRIES > 1)
+			w->run_bad = !run_ok(t, 1, va);
+	} else if ((w->desc & PTE_CONT) && PT_L0_CONT_ENTRIES > 1) {
+		w->run_bad = !run_ok(root, 0, va);
 	}
 	mbm_slot_for_desc(w->desc, w->level, va, pid, &w->s);
 }
@@ -733,7 +755,7 @@ bool mbm_change_is_safe(u32 old, u32 new, int level)
 			return false;
 		if (ot)
 			return (old & PTE_OA_MASK) == (new & PTE_OA_MASK);
-		if ((old & PTE_OA_4M) != (new & PTE_OA_4M))
+		if ((old & PTE_OA_L0) != (new & PTE_OA_L0))
 			return false;
 	} else if ((old & PTE_OA_MASK) != (new & PTE_OA_MASK)) {
 		return false;

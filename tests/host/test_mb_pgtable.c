@@ -98,7 +98,7 @@ static void touch_table(phys_addr_t pa)
 static void touch_tables(void)
 {
 	touch_table(kspace.root);
-	for (unsigned long i = KERNEL_VA_START >> PT_L0_SHIFT; i < 1024; i++) {
+	for (unsigned long i = KERNEL_VA_START >> PT_L0_SHIFT; i < arch_pt_entries(0); i++) {
 		u32 d = mbm_phys_read32(kspace.root + i * 4);
 
 		if (arch_pte_is_table(d, 0))
@@ -291,7 +291,7 @@ static void test_encoding_roundtrip(void)
 			for (unsigned k = 0; k < ARRAY_SIZE(some_pas); k++) {
 				phys_addr_t pa = some_pas[k];
 				pteval_t v = arch_pte_mk_leaf(pa, prot, level);
-				phys_addr_t want_pa = pa & (level == 0 ? PTE_OA_4M : PTE_OA_MASK);
+				phys_addr_t want_pa = pa & (level == 0 ? PTE_OA_L0 : PTE_OA_MASK);
 				u64 sz = pt_level_size(level);
 				bool ok = arch_pte_valid(v) && arch_pte_is_leaf(v, level) &&
 					  !arch_pte_is_table(v, level) && arch_pte_pa(v) == want_pa &&
@@ -1261,8 +1261,123 @@ static void test_removal_order_in_asm(void)
 	tap_ok(ok && seqs == 3, "tlb_asm.S and head.S clear TLBHI before TLBLO in all %d slot removals", seqs);
 }
 
+
+/* ---- 16K and 64K pages (PAGE_SIZE=16K|64K): the layout-specific tests ---- */
+
+/* The split of asm/mmu.h's table, checked against the numbers it states. */
+static void test_geometry_layout(void)
+{
+	const bool p16 = PAGE_SHIFT == 14;
+
+	tap_ok(PT_LEVELS == 2 && sizeof(pteval_t) == 4 && arch_pt_shift(0) == (p16 ? 26u : 30u) &&
+	       arch_pt_shift(1) == PAGE_SHIFT && arch_pt_entries(0) == (p16 ? 64u : 4u) &&
+	       arch_pt_entries(1) == PAGE_SIZE / 4,
+	       "geometry %luK: 32-bit descriptors, root of %lu entries, last level of %lu (one page)",
+	       (unsigned long)(PAGE_SIZE >> 10), arch_pt_entries(0), arch_pt_entries(1));
+	tap_ok(arch_pt_cont_entries(0) == 1 && arch_pt_cont_entries(1) == 16 * MiB / PAGE_SIZE &&
+	       pt_run_size(1) == 16 * MiB && arch_pt_leaf_ok(1) && arch_pt_leaf_ok(0) == p16 &&
+	       PT_LARGEST_LEAF_LEVEL == (p16 ? 0 : 1) && (!p16 || pt_level_size(0) == 64 * MiB),
+	       "geometry %luK: %s, 16M runs of %u pages, no level-0 runs", (unsigned long)(PAGE_SIZE >> 10),
+	       p16 ? "64M level-0 blocks" : "no level-0 blocks (1G)", arch_pt_cont_entries(1));
+}
+
+/*
+ * Boot with rodata=full: the first 16 MiB of RAM (holding the read-only
+ * alias of text+rodata) in pages, the rest of its level-0 block in 16M
+ * runs (16K), or all the rest in 16M runs (64K); whole 64M blocks after it
+ * (16K). Every read loads the slot the layout says, with no model
+ * violation; a page of a run goes read-only and back cleanly.
+ */
+static void test_build_layout(const struct board *b, u64 ram)
+{
+	const u64 l0 = pt_level_size(0);
+	unsigned mib = (unsigned)(ram / MiB);
+	u64 blocks = PT_L0_LEAVES ? ram / l0 - 1 : 0;
+	u64 runs = PT_L0_LEAVES ? l0 / (16 * MiB) - 1 : ram / (16 * MiB) - 1;
+	struct mbm_slot s0, s1, s2;
+	struct pt_counts c;
+	unsigned long target;
+
+	boot_default(b, ram);
+	c = counts();
+	tap_ok(clean(), "%s %uM: build, zero model violations", b->name, mib);
+	tap_ok(c.tables == 1 && c.leaves[0] == blocks && c.cont_runs[0] == 0 &&
+	       c.leaves[1] == 16 * MiB / PAGE_SIZE && c.cont_runs[1] == runs,
+	       "%s %uM: %llu blocks, %llu 16M runs, %llu pages, one table (got %llu, %llu, %llu, %llu)", b->name, mib,
+	       (unsigned long long)blocks, (unsigned long long)runs, (unsigned long long)(16 * MiB / PAGE_SIZE),
+	       (unsigned long long)c.leaves[0], (unsigned long long)c.cont_runs[1],
+	       (unsigned long long)c.leaves[1], (unsigned long long)c.tables);
+	s0 = slot_for(lm(b->ram + PAGE_SIZE));
+	s1 = slot_for(lm(b->ram + 21 * MiB));
+	s2 = slot_for(lm(b->ram + ram - 5 * MiB));
+	tap_ok(s0.size == PAGE_SIZE && !(s0.lo & LO_WR) && s1.size == 16 * MiB && s1.tag == lm(b->ram + 16 * MiB) &&
+	       (s1.lo & LO_WR) && s2.size == 16 * MiB && s2.tag == lm(b->ram + ram - 16 * MiB) &&
+	       (s2.lo & ~(16 * MiB - 1)) == (u32)(b->ram + ram - 16 * MiB) && s0.tid == 0 && s2.tid == 0 &&
+	       !(s2.lo & LO_EX) && LO_ZONE(s2.lo) == 0,
+	       "%s %uM: the refill loads page, run and %s slots (16M, global, zone 0, NX)", b->name, mib,
+	       PT_L0_LEAVES ? "64M-block" : "run");
+	target = lm(b->ram + 21 * MiB);
+	touch_all();
+	tap_ok(set_memory_ro(target, 1) == 0 && clean() && prot_at(target) == PT_KERNEL_RO &&
+	       prot_at(target - PAGE_SIZE) == PT_KERNEL_RW && prot_at(target + PAGE_SIZE) == PT_KERNEL_RW &&
+	       slot_for(target).size == PAGE_SIZE && !(slot_for(target).lo & LO_WR),
+	       "%s %uM: set_memory_ro on one page of a 16M run: that page alone, clean", b->name, mib);
+	warm(target, 2);
+	tap_ok(set_memory_rw(target, 1) == 0 && clean() && prot_at(target) == PT_KERNEL_RW,
+	       "%s %uM: set_memory_rw restores it, zero violations", b->name, mib);
+	if (PT_L0_LEAVES) {
+		target = lm(b->ram + l0 + 5 * PAGE_SIZE);
+		touch_all();
+		tap_ok(set_memory_ro(target, 1) == 0 && clean() && prot_at(target) == PT_KERNEL_RO &&
+		       prot_at(target + PAGE_SIZE) == PT_KERNEL_RW && slot_for(target + 32 * MiB).size == 16 * MiB,
+		       "%s %uM: set_memory_ro on one page of a 64M block: clean, the rest still in 16M slots",
+		       b->name, mib);
+	}
+}
+
+/* The model notices a 16M slot loaded from a run of pages with one member changed. */
+static void test_model_misprogrammed_page_run(void)
+{
+	unsigned long va;
+	struct pt_cursor c;
+
+	model_begin_bad();
+	va = lm(ram_base + 32 * MiB);
+	pt_walk(&kspace, va + 3 * PAGE_SIZE, PT_LAST_LEVEL, false, &c);
+	tap_ok(c.level == 1 && arch_pte_is_cont(c.val), "model: 0x%lx is in a run of pages (level %d, desc 0x%llx)",
+	       va, c.level, (unsigned long long)c.val);
+	arch_pte_write(c.ptep, c.val & ~(pteval_t)PTE_CONT);   /* one member of the run alone */
+	mb_tlb_flush_range(va, 16 * MiB, PT_ASID_KERNEL);
+	mbm_clear_violations();
+	mbm_access(va, MBM_READ, NULL);
+	tap_ok(mbm_violations(MBM_UNSAFE) == 1 && strstr(mbm_last_violation(), "misprogrammed"),
+	       "model: a 16M slot loaded from a run of pages with one member changed -> unsafe (%s)",
+	       mbm_last_violation());
+	mbm_set_quiet(false);
+	mbm_clear_violations();
+}
+
 int main(void)
 {
+	if (PAGE_SHIFT != 12) {
+		/* 16K, 64K pages: what does not assume 4K pages, and the layout's own tests */
+		test_geometry_layout();
+		test_swp_encoding();
+		test_bbm_predicate_vs_model();
+		test_model_shadow();
+		test_model_torn_removal();
+		test_model_user_to_kernel();
+		test_model_misprogrammed_page_run();
+		test_build_layout(&ml605, 128 * MiB);
+		test_build_layout(&ml605, 256 * MiB);
+		test_build_layout(&s3a, 128 * MiB);
+		test_build_layout(&s3a, 256 * MiB);
+		test_mirror();
+		test_removal_order_in_asm();
+		mbm_reset();
+		return tap_done();
+	}
+
 	test_geometry();
 	test_encoding_roundtrip();
 	test_refill_view();

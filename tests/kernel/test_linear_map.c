@@ -89,8 +89,11 @@ static bool alloc_leaf_block(struct leaf_block *b)
 		if (found)
 			return true;
 	}
-	/* No block leaves (linear_map=pte|cont): any 2 MiB of pages will do. */
-	b->order = order_of(pt_level_size(PT_LAST_LEVEL - 1));
+	/* No block leaves (linear_map=pte|cont, or MicroBlaze with 64K pages):
+	 * one last-level table's span of pages, or one contiguous run of pages
+	 * where the level above has no leaves (MicroBlaze 64K: a 1 GiB span). */
+	b->order = order_of(arch_pt_leaf_ok(PT_LAST_LEVEL - 1) ? pt_level_size(PT_LAST_LEVEL - 1)
+							       : pt_run_size(PT_LAST_LEVEL));
 	b->pg = alloc_pages(0, b->order);
 	if (!b->pg)
 		return false;
@@ -111,6 +114,9 @@ static u64 block_count(const struct pt_counts *c)
 
 	for (int l = 0; l < PT_LAST_LEVEL; l++)
 		n += c->leaves[l] + c->cont_runs[l];
+	/* Without blocks (MicroBlaze with 64K pages) the runs of pages are the largest leaves. */
+	if (PT_LARGEST_LEAF_LEVEL == PT_LAST_LEVEL)
+		n += c->cont_runs[PT_LAST_LEVEL];
 	return n;
 }
 
@@ -173,7 +179,7 @@ KTEST(linear_map_split_one_page)
 	u64 val;
 
 	pt_count_linear(ks, &before);
-	ktest_ok(level < PT_LAST_LEVEL || opt_linear_map != LINEAR_MAP_BLOCK,
+	ktest_ok(level < PT_LAST_LEVEL || opt_linear_map != LINEAR_MAP_BLOCK || PT_LARGEST_LEAF_LEVEL == PT_LAST_LEVEL,
 		 "block 0x%lx (order %u) is mapped by a level-%d leaf", blk, b.order, level);
 	ktest_ok(set_memory_ro(target, 1) == 0, "set_memory_ro(0x%lx, 1)", target);
 	ktest_ok(leaf_level(target, NULL) == PT_LAST_LEVEL && !va_writable(target),

@@ -101,10 +101,13 @@ static int expected_shifts(int *shifts, int *dflt)
 
 	*dflt = PAGE == 4096 ? 21 : PAGE == 16384 ? 25 : 29;
 #else
-	static const int s[] = { 22, 24 };
-	int n = 2;
+	/* Ours (asm/mmu.h): 4K pages: 4M block, 16M run of blocks; 16K: 16M run
+	 * of pages, 64M block (the default); 64K: 16M run of pages only. */
+	static const int s4k[] = { 22, 24 }, s16k[] = { 24, 26 }, s64k[] = { 24 };
+	const int *s = PAGE == 4096 ? s4k : PAGE == 16384 ? s16k : s64k;
+	int n = PAGE == 65536 ? 1 : 2;
 
-	*dflt = 22;
+	*dflt = PAGE == 4096 ? 22 : PAGE == 16384 ? 26 : 24;
 #endif
 	memcpy(shifts, s, (size_t)n * sizeof(int));
 	return n;

@@ -159,7 +159,7 @@ int main(void)
 
 	tap_init();
 #if defined(__microblaze__)
-	huge = 4UL << 20;
+	huge = PAGE * (PAGE / 4);	/* a level-0 block: 4M, 64M (16K pages); 64K pages have none */
 #endif
 	len = 2 * huge;
 	raw = mmap(NULL, len + huge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

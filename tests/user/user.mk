@@ -52,7 +52,8 @@ USER_CC := /opt/mbtc/bin/microblaze-elf-gcc
 USER_AR := /opt/mbtc/bin/microblaze-elf-ar
 USER_STRIP := /opt/mbtc/bin/microblaze-elf-strip
 USER_MB_COMMON := -mxl-barrel-shift -mno-xl-soft-mul -mno-xl-soft-div -mxl-multiply-high
-USER_PAGE_ALIGN := 0x1000
+# The largest page size the kernel builds with (PAGE_SIZE=64K): one binary for all.
+USER_PAGE_ALIGN := 0x10000
 ifeq ($(USER_BOARD),ml605)
 USER_ARCH_CFLAGS := -mlittle-endian -mcpu=v8.10.a $(USER_MB_COMMON)
 else

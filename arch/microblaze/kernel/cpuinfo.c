@@ -44,7 +44,7 @@ size_t arch_cpuinfo(char *buf, size_t size)
 	n = snprintk(buf, size,
 		     "CPU-Family:\tMicroBlaze\nCPU-Ver:\t%s, %s endian\nHW:\n Shift:\t\t%s\n MSR:\t\t%s\n"
 		     " PCMP:\t\t%s\n DIV:\t\t%s\n MMU:\t\t%s\n MUL:\t\t%s\n FPU:\t\t%s\n"
-		     " Exc:\t\t%s%s%s%s%s\nPage size:\t4096\n",
+		     " Exc:\t\t%s%s%s%s%s\nPage size:\t%lu\n",
 		     version_name((pvr0 >> 8) & 0xff), (pvr0 & PVR0_LITTLE) ? "little" : "big",
 		     yes(pvr2 & PVR2_BARREL), yes(pvr2 & PVR2_MSR_INSTR), yes(pvr2 & PVR2_PCMP_INSTR),
 		     yes(pvr2 & PVR2_DIV), yes(pvr0 & PVR0_MMU),
@@ -52,6 +52,6 @@ size_t arch_cpuinfo(char *buf, size_t size)
 		     (pvr2 & PVR2_FPU2) ? "extended" : (pvr2 & PVR2_FPU) ? "basic" : "no",
 		     (pvr2 & PVR2_OPCODE_0_ILL) ? "OPC0 " : "", (pvr2 & PVR2_UNALIGNED) ? "UNA " : "",
 		     (pvr2 & PVR2_ILL_OPCODE) ? "ILL " : "", (pvr2 & PVR2_DIV_ZERO) ? "DIV " : "",
-		     (pvr2 & PVR2_FPU_EXC) ? "FPU " : "");
+		     (pvr2 & PVR2_FPU_EXC) ? "FPU " : "", (unsigned long)PAGE_SIZE);
 	return (size_t)n < size ? (size_t)n : size - 1;
 }

@@ -102,10 +102,13 @@ vec_break:
  *      from user mode (UMS): then it is a fault (QEMU reports a user
  *      access to a zone-00 page as a miss, not a storage exception).
  *      EAR below: the current user root (none yet: a fault).
- *   2. L0 = root[EAR >> 22]. Invalid: fault. A leaf (PTE_LEAF): one 4 MiB
- *      slot, or one 16 MiB slot if it is part of a PTE_CONT run (the run is
- *      16 MiB aligned in VA and PA, pt_map_range guarantees it). A table:
- *      L1 = table[(EAR >> 12) & 0x3ff]; invalid: fault; a 4 KiB slot.
+ *   2. L0 = root[EAR >> PT_L0_SHIFT]. Invalid: fault. A leaf (PTE_LEAF):
+ *      4 KiB pages: one 4 MiB slot, or one 16 MiB slot if it is part of a
+ *      PTE_CONT run (the run is 16 MiB aligned in VA and PA, pt_map_range
+ *      guarantees it); 16 KiB pages: the 16 MiB slot of the 64 MiB block
+ *      that holds EAR. A table: L1 = table[(EAR >> PAGE_SHIFT) & (2^PT_L1_BITS
+ *      - 1)]; invalid: fault; one page-sized slot, or (16K, 64K pages) one
+ *      16 MiB slot if the page is part of a PTE_CONT run.
  *   3. TLBLO = output address | (desc & PTE_HW_MASK);
  *      TLBHI = EAR rounded down to the slot size | V | SIZE.
  *   4. The victim slot is mb_tlb_next (round robin over
@@ -147,21 +150,35 @@ vec_hw:
 	bnei	r6, 3f
 	andi	r4, r5, PTE_OA_MASK		/* level-1 table */
 	bsrli	r5, r3, PT_L1_SHIFT - 2
-	andi	r5, r5, 0xffc
+	andi	r5, r5, PT_L1_OFFSET_MASK
 	lw	r5, r4, r5			/* level-1 descriptor */
 	andi	r6, r5, PTE_VALID
 	beqi	r6, refill_fault
+#if PT_L1_CONT_ENTRIES > 1
+	andi	r6, r5, PTE_CONT
+	bnei	r6, 4f				/* a page of a 16 MiB run */
+#endif
 	andi	r6, r3, PTE_OA_MASK
-	ori	r6, r6, TLBHI_V | TLBHI_SIZE(TLB_SIZE_4K)
+	ori	r6, r6, TLBHI_V | TLBHI_SIZE(TLB_SIZE_PAGE)
 	andi	r4, r5, PTE_OA_MASK
 	bri	5f
+#if PT_L0_SHIFT < PT_CONT_SHIFT
 3:	andi	r6, r5, PTE_CONT
 	bnei	r6, 4f
-	andi	r6, r3, PTE_OA_4M
-	ori	r6, r6, TLBHI_V | TLBHI_SIZE(TLB_SIZE_4M)
-	andi	r4, r5, PTE_OA_4M
+	andi	r6, r3, PTE_OA_L0		/* a level-0 block: its own size */
+	ori	r6, r6, TLBHI_V | TLBHI_SIZE(TLB_SIZE_L0)
+	andi	r4, r5, PTE_OA_L0
 	bri	5f
-4:	andi	r6, r3, PTE_OA_16M
+#else
+	/* A block larger than 16 MiB: the 16 MiB slot of it holding EAR. */
+3:	andi	r4, r5, PTE_OA_L0
+	andi	r6, r3, PTE_OA_16M & ~PTE_OA_L0
+	or	r4, r4, r6
+	andi	r6, r3, PTE_OA_16M
+	ori	r6, r6, TLBHI_V | TLBHI_SIZE(TLB_SIZE_16M)
+	bri	5f
+#endif
+4:	andi	r6, r3, PTE_OA_16M		/* a PTE_CONT run: one 16 MiB slot */
 	ori	r6, r6, TLBHI_V | TLBHI_SIZE(TLB_SIZE_16M)
 	andi	r4, r5, PTE_OA_16M
 5:	/* r4 = output address, r5 = descriptor, r6 = TLBHI */

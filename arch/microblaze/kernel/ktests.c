@@ -1,7 +1,7 @@
 /*
  * ktests.c - in-kernel tests of MicroBlaze specifics: the timer interrupt
  * arrives and is counted, the optional exceptions are on, and the refill
- * handler loads a 16 MiB run of the linear map, and a 16 MiB hugetlb page
+ * handler loads a 16 MiB leaf of the linear map, and a 16 MiB hugetlb page
  * of a user address space, as one 16 MiB slot.
  */
 #include "ktest.h"
@@ -50,7 +50,11 @@ KTEST(mb_exceptions_enabled)
 		 "illegal-opcode, divide and unaligned exceptions are on (PVR2 0x%08x)", (unsigned)pvr2);
 }
 
-/* Reads through a 16 MiB run of the linear map are served by one 16 MiB slot. */
+/*
+ * Reads through a 16 MiB leaf of the linear map are served by one 16 MiB
+ * slot: a run of four 4 MiB blocks (4K pages), a 64 MiB block or a run of
+ * 1024 pages (16K), a run of 256 pages (64K).
+ */
 KTEST(mb_refill_16m)
 {
 	unsigned long va = PAGE_OFFSET;
@@ -59,11 +63,11 @@ KTEST(mb_refill_16m)
 
 	for (; va < linear_map_end(); va += 0x1000000UL) {
 		pt_walk(arch_kernel_space(), va, PT_LAST_LEVEL, false, &c);
-		if (c.level == 0 && arch_pte_is_cont(c.val))
+		if (arch_pte_is_leaf(c.val, c.level) && arch_mb_slot_shift(c.val, c.level) == PT_CONT_SHIFT)
 			break;
 	}
 	if (va >= linear_map_end()) {
-		ktest_ok(opt_linear_map != LINEAR_MAP_BLOCK, "# SKIP no 16 MiB run in the linear map");
+		ktest_ok(opt_linear_map != LINEAR_MAP_BLOCK, "# SKIP no 16 MiB leaf in the linear map");
 		return;
 	}
 	mb_tlb_flush_range(va, 0x1000000UL, -1);
@@ -77,7 +81,8 @@ KTEST(mb_refill_16m)
 }
 
 /*
- * A 16 MiB hugetlb page (four 4 MiB level-0 leaves with PTE_CONT) is loaded
+ * A 16 MiB hugetlb page (a PTE_CONT run: four 4 MiB level-0 leaves with 4K
+ * pages, 1024 or 256 pages with 16K or 64K) is loaded
  * as one 16 MiB slot for a user address too: two reads 15 MiB apart, made
  * by the kernel with the address space switched in, take one slot.
  */

@@ -9,9 +9,11 @@
  *
  *   start_kernel   tell mm/ where the image is, hang the fixmap off the
  *                  root, start the early console, map the DTB, kernel_main();
- *   arch_mm_init   map the image in the root with W^X, 4 KiB pages; unpin
- *                  the boot slot, so the tables alone translate; build the
- *                  linear map (16 MiB runs of 4 MiB leaves where aligned).
+ *   arch_mm_init   map the image in the root with W^X, in pages; unpin the
+ *                  boot slot, so the tables alone translate; build the
+ *                  linear map (<asm/mmu.h>: 4K pages: 16 MiB runs of 4 MiB
+ *                  blocks; 16K: 64 MiB blocks and 16 MiB runs of pages;
+ *                  64K: 16 MiB runs of pages; where aligned).
  */
 #include "types.h"
 #include "printk.h"
@@ -34,7 +36,7 @@
 /* Largest device tree we map. */
 
 static struct pt_space kernel_space;
-static pteval_t swapper_pg_dir[PAGE_SIZE / sizeof(pteval_t)] __attribute__((aligned(PAGE_SIZE)));
+static pteval_t swapper_pg_dir[PAGE_SIZE / sizeof(pteval_t)] ARCH_PAGE_ALIGNED_BSS;
 
 extern char _text[], _etext[], __start_rodata[], __end_rodata[], _data[], _end[];
 void start_kernel(u32 dtb_pa);
@@ -62,7 +64,9 @@ void start_kernel(u32 dtb_pa)
 	mb_kernel_pgd_pa = (u32)kernel_space.root;
 	fixmap_init(&kernel_space);
 	ioremap_set_space(&kernel_space);
-	early_console_start(fixmap_map(FIX_CONSOLE, EARLYCON, PT_READ | PT_WRITE | PT_DEVICE));
+	/* The slot maps the page holding the registers (16550: 4 KiB into a 16K/64K page). */
+	early_console_start((char *)fixmap_map(FIX_CONSOLE, EARLYCON & ~(PAGE_SIZE - 1),
+					       PT_READ | PT_WRITE | PT_DEVICE) + (EARLYCON & (PAGE_SIZE - 1)));
 	dtb = fixmap_map_dtb_header_first(dtb_pa, &dtb_size);
 	kernel_main(dtb, dtb_size, dtb_pa);
 }
@@ -78,7 +82,7 @@ void arch_reserve_memory(void)
 	memblock_reserve(KIMAGE_PHYS, (u64)(_end - _text), "kernel image");
 }
 
-/* Map [start, end) of the image at its link address with prot, in 4 KiB pages. */
+/* Map [start, end) of the image at its link address with prot, in pages. */
 static void map_image_part(const char *start, const char *end, unsigned prot)
 {
 	if (!pt_map_range(&kernel_space, (unsigned long)start, kpa(start), (u64)(end - start), prot,
@@ -108,7 +112,7 @@ void arch_mm_init(void)
 	};
 
 	map_image();
-	/* From here a miss in the image window walks the tables (4 KiB pages, W^X). */
+	/* From here a miss in the image window walks the tables (pages, W^X). */
 	mb_tlb_unpin_boot();
 	linear_map_build(&kernel_space, &cfg);
 	/* Exception entry may now save a frame on a stack in the linear map. */

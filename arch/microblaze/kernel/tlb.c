@@ -51,8 +51,9 @@ void mb_tlb_flush_space(int asid)
 
 /*
  * arch_bbm_run() for MicroBlaze: the VA range to clear of slots is every
- * entry's range, widened to whole 4 MiB regions when a table is involved
- * (its pages may sit in slots anywhere in the region), or everything.
+ * entry's range, widened to whole level-0 spans (4 MiB with 4K pages,
+ * 64 MiB with 16K, 1 GiB with 64K) when a table is involved (its pages may
+ * sit in slots anywhere in the span), or everything.
  */
 void mb_bbm_run(pteval_t *ptep, unsigned long n, pteval_t new_first, pteval_t oa_step,
 		unsigned long va, unsigned long va_step, int kind, int asid)
@@ -61,8 +62,8 @@ void mb_bbm_run(pteval_t *ptep, unsigned long n, pteval_t new_first, pteval_t oa
 
 	(void)asid;
 	if (kind == ARCH_TLBI_ALL_LEVELS) {
-		start &= ~0x3fffffUL;
-		last |= 0x3fffffUL;
+		start &= ~((1UL << PT_L0_SHIFT) - 1);
+		last |= (1UL << PT_L0_SHIFT) - 1;
 	} else if (kind == ARCH_TLBI_SPACE) {
 		start = 0;
 		last = ~0UL;

@@ -9,6 +9,8 @@
 #ifndef ASM_MMU_H
 #define ASM_MMU_H
 
+#include <asm/memlayout.h>
+
 /* ---- MSR ---- */
 #define MSR_IE    0x00000002   /* interrupts enabled */
 #define MSR_C     0x00000004   /* carry */
@@ -50,9 +52,10 @@
 #define TLBHI_TAG     0xfffffc00   /* effective page number */
 #define TLBHI_SIZE(c) ((c) << 7)   /* page size code */
 #define TLBHI_V       0x00000040   /* valid */
-#define TLB_SIZE_4K   1
-#define TLB_SIZE_4M   6
+/* Size code c: a slot of 2^(10 + 2c) bytes (1K, 4K, 16K, 64K, 256K, 1M, 4M, 16M). */
+#define TLB_SIZE_CODE(shift) (((shift) - 10) / 2)
 #define TLB_SIZE_16M  7
+#define TLB_SIZE_PAGE TLB_SIZE_CODE(PAGE_SHIFT)   /* a last-level page */
 #define TLBLO_EX      0x00000200
 #define TLBLO_WR      0x00000100
 #define TLBLO_ZSEL1   0x00000010   /* zone 1 (user pages) */
@@ -68,19 +71,64 @@
 #define ZPR_VALUE     0x10000000
 
 /*
+ * ---- The table split (per page size; every table is one page) ----
+ *
+ * A level-1 table is one page of 4-byte descriptors, so it resolves
+ * PAGE_SHIFT - 2 bits; the root resolves the rest of the 32-bit VA:
+ *
+ *   page   level 0 (root)           level 1               level-0 leaf
+ *   4K     VA[31:22] 1024 entries   VA[21:12] 1024        4 MiB (runs of 4: 16 MiB)
+ *   16K    VA[31:26]   64 entries   VA[25:14] 4096        64 MiB (16 MiB slots)
+ *   64K    VA[31:30]    4 entries   VA[29:16] 16384       none (1 GiB)
+ *
+ * The root is allocated as a whole page like every table (only its first
+ * 2^PT_L0_BITS entries are used). With 16K and 64K pages a level-0 entry
+ * spans more than the largest UTLB slot (16 MiB); an aligned run of
+ * 16 MiB / PAGE_SIZE level-1 pages (1024 or 256) with PTE_CONT is loaded
+ * as one 16 MiB slot instead, and a 64 MiB leaf as the 16 MiB slot of it
+ * that holds the address. With 64K pages level 0 has no leaves: 1 GiB is
+ * more than the linear map window (512 MiB) and the boards' RAM.
+ */
+#define PT_L1_SHIFT  PAGE_SHIFT
+#define PT_L1_BITS   (PAGE_SHIFT - 2)
+#define PT_L0_SHIFT  (PT_L1_SHIFT + PT_L1_BITS)   /* 22, 26, 30 */
+#define PT_L0_BITS   (32 - PT_L0_SHIFT)            /* 10, 6, 2 */
+#define PT_CONT_SHIFT 24                           /* a PTE_CONT run: one 16 MiB slot */
+/* Descriptors per PTE_CONT run at each level (1: no runs at that level). */
+#if PT_L0_SHIFT < PT_CONT_SHIFT
+#define PT_L0_CONT_ENTRIES (1 << (PT_CONT_SHIFT - PT_L0_SHIFT))   /* 4K: 4 */
+#else
+#define PT_L0_CONT_ENTRIES 1
+#endif
+#if PT_CONT_SHIFT - PT_L1_SHIFT <= PT_L1_BITS
+#define PT_L1_CONT_ENTRIES (1 << (PT_CONT_SHIFT - PT_L1_SHIFT))   /* 16K: 1024, 64K: 256 */
+#else
+#define PT_L1_CONT_ENTRIES 1
+#endif
+/* Level 0 holds leaves (4K: 4 MiB, 16K: 64 MiB) unless they would be 1 GiB. */
+#define PT_L0_LEAVES (PT_L0_SHIFT <= 26)
+/* The UTLB slot a level-0 leaf without PTE_CONT is loaded as. */
+#if PT_L0_SHIFT < PT_CONT_SHIFT
+#define TLB_SIZE_L0  TLB_SIZE_CODE(PT_L0_SHIFT)
+#else
+#define TLB_SIZE_L0  TLB_SIZE_16M
+#endif
+
+/*
  * ---- Our descriptor format (32 bits, both levels) ----
  *
  * The low bits line up with TLBLO, so the refill handler makes TLBLO by
- * masking: TLBLO = (desc & page-size address mask) | (desc & PTE_HW_MASK).
+ * masking: TLBLO = (desc & slot-size address mask) | (desc & PTE_HW_MASK).
  *
- *   [31:12] output address: the page (level 1), the next-level table
- *           (level-0 table), or the 4 MiB block ([31:22]; level-0 leaf)
+ *   [31:PAGE_SHIFT] output address: the page (level 1), the next-level
+ *           table (level-0 table), or the level-0 block ([31:PT_L0_SHIFT])
  *   [9]  PTE_EX     executable                      (= TLBLO EX)
  *   [8]  PTE_WR     writable                        (= TLBLO WR)
  *   [7]  PTE_NG     software: not global, the TLB entry gets the PID as TID
- *   [6]  PTE_CONT   software: level-0 leaf in an aligned run of 4 leaves
- *                   mapping 16 MiB contiguously: loaded as ONE 16 MiB entry
- *   [5]  PTE_LEAF   software: a level-0 leaf (4 MiB) rather than a table
+ *   [6]  PTE_CONT   software: a leaf in an aligned run of PT_Ln_CONT_ENTRIES
+ *                   leaves mapping 16 MiB contiguously: loaded as ONE
+ *                   16 MiB entry (4K pages: level 0; 16K, 64K: level 1)
+ *   [5]  PTE_LEAF   software: a level-0 leaf (block) rather than a table
  *   [4]  PTE_USER   user page: TLBLO zone 1         (= TLBLO ZSEL bit 0)
  *   [2]  PTE_I      cache inhibited (device)        (= TLBLO I)
  *   [1]  PTE_VALID  software: the descriptor is valid (TLBLO M, cleared)
@@ -99,11 +147,11 @@
 #define PTE_WR       0x100
 #define PTE_EX       0x200
 #define PTE_HW_MASK  (PTE_EX | PTE_WR | PTE_USER | PTE_I | PTE_G)
-#define PTE_OA_MASK  0xfffff000
-#define PTE_OA_4M    0xffc00000
+/* Address masks (plain 32-bit values, also right for the assembler). */
+#define PTE_OA_MASK  ((0xffffffff >> PAGE_SHIFT) << PAGE_SHIFT)
+#define PTE_OA_L0    ((0xffffffff >> PT_L0_SHIFT) << PT_L0_SHIFT)
 #define PTE_OA_16M   0xff000000
-
-#define PT_L0_SHIFT  22
-#define PT_L1_SHIFT  12
+/* The level-1 index, times 4: a byte offset into the table. */
+#define PT_L1_OFFSET_MASK (((1 << PT_L1_BITS) - 1) << 2)
 
 #endif

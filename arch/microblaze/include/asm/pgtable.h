@@ -7,9 +7,13 @@
  * physical addresses and loads one UTLB entry. The format is therefore
  * ours; it is described bit by bit in <asm/mmu.h>.
  *
- *   level 0 "PGD"  VA[31:22]  table, or 4 MiB leaf (4 aligned leaves with
- *                             PTE_CONT: one 16 MiB TLB entry)
- *   level 1 "PTE"  VA[21:12]  4 KiB page
+ *   level 0 "PGD"  VA[31:PT_L0_SHIFT]  table, or a block leaf
+ *   level 1 "PTE"  the next PT_L1_BITS  a page
+ *
+ * The split follows the page size (table in <asm/mmu.h>): 4 KiB pages:
+ * 10 + 10 bits, 4 MiB blocks, runs of 4 blocks with PTE_CONT = one 16 MiB
+ * TLB entry; 16 KiB: 6 + 12 bits, 64 MiB blocks, runs of 1024 pages = one
+ * 16 MiB entry; 64 KiB: 2 + 14 bits, no blocks, runs of 256 pages.
  *
  * Include it through mm/pgtable.h, which defines the generic PT_* flags.
  */
@@ -36,13 +40,9 @@ static inline bool arch_has_bti(void)
 
 #define PT_LEVELS      2
 #define PT_LAST_LEVEL  (PT_LEVELS - 1)
-#define PT_BITS_PER_LEVEL 10
 
-/* Largest leaf: the linear map's base is aligned to it (4 MiB). */
-#define PT_LARGEST_LEAF_LEVEL 0
-
-/* Level-0 leaves per contiguous run: 4 x 4 MiB = one 16 MiB TLB entry. */
-#define PT_L0_CONT_ENTRIES 4
+/* Largest leaf: the linear map's base is aligned to it (4K: 4 MiB, 16K: 64 MiB, 64K: a page). */
+#define PT_LARGEST_LEAF_LEVEL (PT_L0_LEAVES ? 0 : 1)
 
 /* ---- level geometry ---- */
 
@@ -53,19 +53,32 @@ static inline unsigned arch_pt_shift(int level)
 
 static inline unsigned long arch_pt_entries(int level)
 {
-	(void)level;
-	return 1UL << PT_BITS_PER_LEVEL;
+	return 1UL << (level == 0 ? PT_L0_BITS : PT_L1_BITS);
 }
 
-/* Both levels may hold leaves: 4 MiB blocks and 4 KiB pages. */
+/* Pages always; blocks at level 0 with 4K and 16K pages (PT_L0_LEAVES). */
 static inline bool arch_pt_leaf_ok(int level)
 {
-	return level == 0 || level == 1;
+	return (level == 0 && PT_L0_LEAVES) || level == 1;
 }
 
 static inline unsigned arch_pt_cont_entries(int level)
 {
-	return level == 0 ? PT_L0_CONT_ENTRIES : 1;
+	return level == 0 ? PT_L0_CONT_ENTRIES : PT_L1_CONT_ENTRIES;
+}
+
+/*
+ * The size (log2) of the UTLB slot the refill handler (entry.S) loads for
+ * the leaf v at 'level': 16 MiB for a PTE_CONT run and for a block larger
+ * than 16 MiB, else the leaf's own size.
+ */
+static inline unsigned arch_mb_slot_shift(pteval_t v, int level)
+{
+	unsigned shift = arch_pt_shift(level);
+
+	if ((v & PTE_CONT) || shift > PT_CONT_SHIFT)
+		return PT_CONT_SHIFT;
+	return shift;
 }
 
 static inline const char *arch_pt_level_name(int level)
@@ -138,7 +151,7 @@ static inline pteval_t arch_pte_attrs(pteval_t v)
  * refill handler treats as "no translation" (a fault), used by mm/ to
  * remember a user page that is kept but not accessible (PROT_NONE) or a
  * guard marker (MADV_GUARD_INSTALL). The kind sits in bits [3:2] and the
- * page's address in the usual output-address bits [31:12].
+ * page's address in the usual output-address bits [31:PAGE_SHIFT].
  * ARCH_SWP_NONE means "not a software entry" (empty or valid).
  */
 #define ARCH_SWP_NONE      0u
@@ -167,7 +180,7 @@ static inline phys_addr_t arch_pte_swp_pa(pteval_t v)
  */
 static inline pteval_t arch_pte_mk_leaf(phys_addr_t pa, unsigned prot, int level)
 {
-	pteval_t v = PTE_VALID | ((pteval_t)pa & (level == 0 ? PTE_OA_4M : PTE_OA_MASK));
+	pteval_t v = PTE_VALID | ((pteval_t)pa & (level == 0 ? PTE_OA_L0 : PTE_OA_MASK));
 
 	if (level == 0)
 		v |= PTE_LEAF;
@@ -181,7 +194,7 @@ static inline pteval_t arch_pte_mk_leaf(phys_addr_t pa, unsigned prot, int level
 		v |= PTE_USER | PTE_NG;
 	if (prot & PT_NG)
 		v |= PTE_NG;
-	if ((prot & PT_CONT) && level == 0)
+	if ((prot & PT_CONT) && arch_pt_cont_entries(level) > 1)
 		v |= PTE_CONT;
 	return v;
 }

@@ -20,10 +20,11 @@
 #define FAKE_MB_ASM_TLB_H
 
 #include "types.h"
+#include <asm/mmu.h>
 #include "mb_tlb_model.h"
 
 #define ARCH_TLBI_LEAF       0   /* a leaf changed: slots covering that VA */
-#define ARCH_TLBI_ALL_LEVELS 1   /* a table changed: slots anywhere in the 4 MiB it covered */
+#define ARCH_TLBI_ALL_LEVELS 1   /* a table changed: slots anywhere in the span it covered */
 #define ARCH_TLBI_SPACE      2   /* the whole address space */
 
 static inline pteval_t arch_pte_read(const pteval_t *p)
@@ -59,11 +60,14 @@ void mb_tlb_flush_space(int asid);
 void mb_bbm_run(pteval_t *ptep, unsigned long n, pteval_t new_first, pteval_t oa_step,
 		unsigned long va, unsigned long va_step, int kind, int asid);
 
-/* Remove every slot translating va (a leaf) or any VA of its 4 MiB (a table). */
+/* Remove every slot translating va (a leaf) or any VA of the level-0 span of
+ * its table (4K pages: 4 MiB; 16K: 64 MiB; 64K: 1 GiB). */
 static inline void arch_tlbi_va(int kind, unsigned long va, int asid)
 {
+	const unsigned long span = 1UL << PT_L0_SHIFT;
+
 	if (kind == ARCH_TLBI_ALL_LEVELS)
-		mb_tlb_flush_range(va & ~0x3fffffUL, 0x400000UL, asid);
+		mb_tlb_flush_range(va & ~(span - 1), span, asid);
 	else
 		mb_tlb_flush_range(va, 1, asid);
 }

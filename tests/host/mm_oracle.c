@@ -100,7 +100,19 @@ static void check_entry(struct mm *m, unsigned long va, pteval_t d, int level, v
 	}
 }
 
-/* Every page's reference count is the number of entries mapping it. */
+/* A page a shared hugetlb mapping's file holds: one reference of the file's own. */
+static void count_file_page(struct hstate *h, struct page *pg, void *arg)
+{
+	phys_addr_t pa = page_to_phys(pg);
+
+	(void)h;
+	(void)arg;
+	if (pa >= ENV_POOL_BASE && pa < ENV_POOL_BASE + (phys_addr_t)ENV_POOL_PAGES * P)
+		map_count[(pa - ENV_POOL_BASE) / P]++;
+}
+
+/* Every page's reference count is the number of entries mapping it, plus
+ * one when a shared hugetlb mapping's file holds it. */
 static void check_counts(void)
 {
 	for (unsigned long i = 0; i < ENV_POOL_PAGES && !pt_problem[0]; i++) {
@@ -116,8 +128,11 @@ const char *mm_oracle_pt_check(struct mm *const *mms, int n)
 {
 	memset(map_count, 0, sizeof(map_count));
 	pt_problem[0] = 0;
+	u64 file_resv[HUGETLB_MAX_SIZES] = { 0 };
+
 	for (int i = 0; i < n; i++)
 		walk_all(mms[i], check_entry, NULL);
+	hugetlb_file_pages(count_file_page, NULL, file_resv);
 	check_counts();
 	return pt_problem[0] ? pt_problem : NULL;
 }

@@ -427,6 +427,12 @@ static struct page *take_page(struct hstate *h, const struct vma *v)
 
 #define HF_PUNCHED ((struct page *)1)	/* a slot a hole punch emptied, its reservation dropped */
 
+/* The page a file slot holds, or NULL (empty or punched). */
+static struct page *slot_page(struct page *s)
+{
+	return s == HF_PUNCHED ? NULL : s;
+}
+
 /*
  * What backs a shared hugetlb mapping, as Linux's hugetlbfs file of an
  * anonymous MAP_SHARED | MAP_HUGETLB mapping: the huge pages by index (a
@@ -493,7 +499,7 @@ static void huge_file_release(struct vma_file *vf)
 	struct huge_file *f = (struct huge_file *)vf, **pp;
 
 	for (u64 i = 0; i < f->n; i++)
-		if (f->slot[i] && f->slot[i] != HF_PUNCHED)
+		if (slot_page(f->slot[i]))
 			huge_page_put(f->h, f->slot[i]);
 	f->h->resv -= f->resv;
 	for (pp = &huge_files; *pp != f; pp = &(*pp)->next)
@@ -523,7 +529,7 @@ static struct page *file_take(struct huge_file *f, const struct vma *v, unsigned
 
 	if (!sp)
 		return NULL;
-	if (*sp && *sp != HF_PUNCHED) {
+	if (slot_page(*sp)) {
 		(*sp)->refcount++;
 		return *sp;
 	}
@@ -546,33 +552,28 @@ static void file_zero_part(struct huge_file *f, const struct vma *v, unsigned lo
 	unsigned long base = ALIGN_DOWN(start, f->h->size);
 	struct page **sp = file_slot(f, v, base);
 
-	if (start < end && sp && *sp && *sp != HF_PUNCHED)
+	if (start < end && sp && slot_page(*sp))
 		memset((u8 *)page_address(*sp) + (start - base), 0, end - start);
 }
 
 void hugetlb_punch(struct vma *v, unsigned long start, unsigned long end)
 {
 	struct huge_file *f = huge_file_of(v);
-	unsigned long hs, lo, hi;
+	unsigned long lo, hi, mid;
 
 	if (!f)
 		return;
-	hs = f->h->size;
-	lo = ALIGN_UP(start, hs);
-	hi = ALIGN_DOWN(end, hs);
-	if (hi <= lo) {	/* inside one huge page, or across one boundary */
-		file_zero_part(f, v, start, MIN(end, lo));
-		file_zero_part(f, v, MAX(start, lo), end);
-		return;
-	}
-	file_zero_part(f, v, start, lo);
-	file_zero_part(f, v, hi, end);
-	for (unsigned long va = lo; va < hi; va += hs) {
+	lo = ALIGN_UP(start, f->h->size);	/* the whole huge pages: [lo, hi) */
+	hi = ALIGN_DOWN(end, f->h->size);
+	mid = MIN(end, lo);			/* the head part ends here, the tail part starts at MAX(mid, hi) */
+	file_zero_part(f, v, start, mid);
+	file_zero_part(f, v, MAX(mid, hi), end);
+	for (unsigned long va = lo; va < hi; va += f->h->size) {
 		struct page **sp = file_slot(f, v, va);
 
 		if (!sp)
 			break;
-		if (*sp && *sp != HF_PUNCHED)
+		if (slot_page(*sp))
 			huge_page_put(f->h, *sp);
 		else if (!*sp && f->reserving) {
 			f->resv--;
@@ -615,7 +616,7 @@ void hugetlb_file_pages(void (*fn)(struct hstate *h, struct page *pg, void *arg)
 	for (struct huge_file *f = huge_files; f; f = f->next) {
 		resv[f->h->index] += f->resv;
 		for (u64 i = 0; i < f->n; i++)
-			if (f->slot[i] && f->slot[i] != HF_PUNCHED)
+			if (slot_page(f->slot[i]))
 				fn(f->h, f->slot[i], arg);
 	}
 }
@@ -628,7 +629,7 @@ bool hugetlb_fault_can_take(const struct vma *v, unsigned long addr)
 	if (f) {	/* a slot that has its page, or keeps its reservation */
 		struct page **sp = file_slot(f, v, ALIGN_DOWN(addr, h->size));
 
-		return sp && ((*sp && *sp != HF_PUNCHED) || (!*sp && f->reserving) || h->free > h->resv);
+		return sp && (slot_page(*sp) || (!*sp && f->reserving) || h->free > h->resv);
 	}
 	return (v->flags & VM_HUGE_RESV) || h->free > h->resv;	/* a reserving VMA's first faults always get one */
 }
@@ -644,7 +645,9 @@ int hugetlb_fault(struct mm *mm, struct vma *v, unsigned long addr, enum fault_a
 		return -ENOMEM;
 	pg = huge_entry_page(c.val, c.level);
 	if (!pg) {
-		pg = huge_file_of(v) ? file_take(huge_file_of(v), v, base) : take_page(h, v);
+		struct huge_file *f = huge_file_of(v);
+
+		pg = f ? file_take(f, v, base) : take_page(h, v);
 		if (!pg)
 			return -ENOMEM;	/* the caller turns it into SIGBUS */
 		huge_set(mm, h, &c, huge_entry(v, h, pg, v->flags & VM_WRITE));

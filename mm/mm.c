@@ -120,7 +120,7 @@ unsigned vma_prot(unsigned vm_flags)
 /* May pg be mapped writable in v right now (no copy-on-write pending)? */
 static bool can_write_now(const struct vma *v, const struct page *pg)
 {
-	return (v->flags & VM_WRITE) && ((v->flags & VM_SHARED) || page_count(pg) == 1);
+	return (v->flags & VM_WRITE) && ((v->flags & VM_SHARED) || (page_count(pg) == 1 && v->anon));
 }
 
 /* The entry that maps pg in v: a leaf, or a PROT_NONE entry if v allows no access. */
@@ -353,6 +353,8 @@ int mm_fault(struct mm *mm, unsigned long addr, enum fault_access access)
 		return -SEGV_ACCERR;
 	if (v->flags & VM_HUGETLB)
 		return hugetlb_fault(mm, v, addr, access);
+	if (access == FAULT_WRITE)
+		vma_anon_prepare(mm, v);	/* MF-7: before can_write_now() below asks */
 	if (!thp_fault(mm, v, addr))
 		return 0;	/* a whole huge leaf (transparent huge page) */
 	if (!entry_at(mm, addr, true, &c))
@@ -366,7 +368,9 @@ int mm_fault(struct mm *mm, unsigned long addr, enum fault_access access)
 		pg = alloc_pages(GFP_ZERO, 0);
 		if (!pg)
 			return -ENOMEM;
-		set_entry(mm, &c, page_entry(v, pg, v->flags & VM_WRITE));
+		/* writable only with an anon identity: a read where v has none maps it
+		 * read-only, as Linux's zero page, so the first write faults (MF-7) */
+		set_entry(mm, &c, page_entry(v, pg, can_write_now(v, pg)));
 		return 0;
 	}
 	/* LAB cow: begin */
@@ -497,6 +501,8 @@ struct mm *mm_copy(struct mm *src)
 			return NULL;
 		}
 		nv->file = vma_file_get(v->file);	/* memfd support */
+		if (!(v->flags & VM_WIPEONFORK))
+			vma_anon_fork(nv, v);	/* MF-7: before the merge below */
 		if ((v->flags & VM_LOCKED) || (v->prev && (v->prev->flags & VM_LOCKED)))
 			vma_merge_neighbours(dst, nv);	/* ML-14: ours merges what unlocking made alike */
 		if ((v->flags & VM_SHARED) && !v->file && !(v->flags & VM_HUGETLB) && !fill_shared(src, v, v->start, v->end)) {
@@ -713,6 +719,7 @@ static struct page *page_for_fill(struct mm *mm, unsigned long va)
 
 	if (!v || !entry_at(mm, va, true, &c) || arch_pte_swp_kind(c.val) == ARCH_SWP_GUARD)
 		return NULL;
+	vma_anon_prepare(mm, v);	/* a write, as a fault's would be (MF-7) */
 	pg = entry_page(c.val);
 	if (!pg) {
 		pg = alloc_pages(GFP_ZERO, 0);
@@ -814,6 +821,8 @@ static struct page *force_page(struct mm *mm, unsigned long va, bool write)
 	pg = entry_page(c.val);
 	if (!pg)
 		return NULL;	/* a guard marker */
+	if (write)
+		vma_anon_prepare(mm, v);	/* MF-7: a write, as through a fault */
 	if (write && !(v->flags & VM_SHARED) && page_count(pg) > 1) {
 		if (cow_copy(mm, v, &c, pg))
 			return NULL;

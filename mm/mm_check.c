@@ -212,6 +212,9 @@ static void check_leaf(struct check *k, const struct vma *v, unsigned long va, p
 	else if ((prot & PT_EXEC) && !(v->flags & VM_EXEC))
 		fail(k, "va 0x%lx: executable entry 0x%llx in VMA [0x%lx, 0x%lx) without exec (flags 0x%x)",
 		     va, (unsigned long long)d, v->start, v->end, v->flags);
+	else if ((prot & PT_WRITE) && !(v->flags & (VM_SHARED | VM_HUGETLB)) && !v->anon)
+		fail(k, "va 0x%lx: writable private entry 0x%llx in VMA [0x%lx, 0x%lx) with no anon identity "
+		     "(written without a write fault)", va, (unsigned long long)d, v->start, v->end);
 	else if ((prot & PT_WRITE) && !(v->flags & VM_SHARED) && pg->refcount != 1)
 		fail(k, "va 0x%lx: writable private entry on page 0x%llx with refcount %d (copy-on-write lost)",
 		     va, (unsigned long long)page_to_phys(pg), pg->refcount);
@@ -417,7 +420,9 @@ static void check_vmas(struct check *k)
 		else if ((v->flags & VM_HUGETLB) && hl < 0)
 			fail(k, "hugetlb VMA [0x%lx, 0x%lx) names no pool (flags 0x%x)", v->start, v->end,
 			     v->flags);
-		else if (v->next && vma_mergeable(v, v->next))
+		else if (v->anon && (v->flags & (VM_SHARED | VM_HUGETLB)))
+			fail(k, "shared or hugetlb VMA [0x%lx, 0x%lx) has an anon identity", v->start, v->end);
+		else if (v->next && vma_mergeable(v, v->next) && !v->anon && !v->next->anon)
 			fail(k, "VMAs [0x%lx, 0x%lx) and [0x%lx, 0x%lx) (flags 0x%x) should have been merged",
 			     v->start, v->end, v->next->start, v->next->end, v->flags);
 		if (k->failed || hl < 0 || !(v->flags & VM_HUGE_RESV))

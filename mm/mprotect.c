@@ -59,14 +59,14 @@ static long mprotect_check(struct mm *mm, unsigned long *startp, unsigned long l
  * mprotect_fixup(). Made writable: refused (-ENOMEM) when they become
  * data beyond RLIMIT_DATA (or pass RLIMIT_AS) and were not before; a
  * private mapping not charged yet is charged now (VM_ACCOUNT added to
- * *flags), unless it is MAP_NORESERVE or hugetlb. Made read-only: an
- * anonymous VMA that never had a page (Linux: no anon_vma yet; here no
- * page present anywhere in v) gives its charge back; any other keeps it.
+ * *flags), unless it is MAP_NORESERVE or hugetlb. Made read-only: a
+ * private anonymous VMA that was never written (no anon identity yet,
+ * as Linux's anon_vma: MF-7) gives its charge back; any other keeps it.
  */
 static long mprotect_charge(struct mm *mm, const struct vma *v, unsigned *flags, unsigned long pages)
 {
 	if (!(*flags & VM_WRITE)) {
-		if ((v->flags & VM_ACCOUNT) && !v->name && !v->file && !mm_rss_pages(mm, v->start, v->end))
+		if ((v->flags & VM_ACCOUNT) && !v->name && !v->file && !(v->flags & VM_SHARED) && !v->anon)
 			*flags &= ~VM_ACCOUNT;
 		return 0;
 	}

@@ -20,13 +20,29 @@
  * The offset of a VMA at to that takes over v's range at old: a file VMA
  * keeps mapping the same file pages; an anonymous one keeps the identity
  * (Linux's page offset) it had at old, so it does not merge with the
- * neighbours at its new place (MR-20, see struct vma).
+ * neighbours at its new place (MR-20, see struct vma). A private one never
+ * written is as if made there (Linux's copy_vma()), unless the move is a
+ * MREMAP_DONTUNMAP copy: Linux 6.12 never merges that with the VMA it came
+ * from, which a fresh identity would (ours then keeps the old one, and so
+ * does not merge with other alike neighbours either: MR-20 says so).
  */
-static u64 moved_offset(const struct vma *v, unsigned long old, unsigned long to)
+static u64 moved_offset(const struct vma *v, unsigned long old, unsigned long to, bool dontunmap)
 {
 	u64 off = vma_offset_at(v, old);
 
-	return (v->name || v->file) ? off : off + old - to;
+	if (v->name || v->file)
+		return off;
+	if (!(v->flags & VM_SHARED) && !v->anon && !dontunmap)
+		return 0;
+	return off + old - to;
+}
+
+/* The VMA nv taking over v's pages: the same file and anon identity (Linux's copy_vma()). */
+static void moved_from(struct vma *nv, const struct vma *v)
+{
+	nv->file = vma_file_get(v->file);	/* memfd support */
+	nv->anon = v->anon;
+	nv->anon_inherited = v->anon_inherited;
 }
 
 /*
@@ -38,7 +54,7 @@ static u64 moved_offset(const struct vma *v, unsigned long old, unsigned long to
 static long duplicate_vma(struct mm *mm, struct vma *v, unsigned long old, unsigned long to, unsigned long len)
 {
 	/* OC-6: the shared object was charged once, when it was made */
-	struct vma *nv = vma_insert(mm, to, to + len, v->flags & ~VM_ACCOUNT, v->name, moved_offset(v, old, to));
+	struct vma *nv = vma_insert(mm, to, to + len, v->flags & ~VM_ACCOUNT, v->name, moved_offset(v, old, to, false));
 	long err = 0;
 
 	if (!nv)
@@ -83,8 +99,8 @@ static long mremap_move(struct mm *mm, struct vma *v, unsigned long old, unsigne
 		vma_unprepare(nv);
 		return -ENOMEM;
 	}
-	nv = vma_insert_prepared(mm, nv, to, to + new_len, v->flags, v->name, moved_offset(v, old, to));
-	nv->file = vma_file_get(v->file);	/* memfd support */
+	nv = vma_insert_prepared(mm, nv, to, to + new_len, v->flags, v->name, moved_offset(v, old, to, dontunmap));
+	moved_from(nv, v);
 	err = mm_move_entries(mm, old, to, old_len);
 	if (err) {
 		mm_move_entries(mm, to, old, old_len);	/* MR-21: undo */
@@ -92,13 +108,16 @@ static long mremap_move(struct mm *mm, struct vma *v, unsigned long old, unsigne
 		vma_merge_neighbours(mm, v);	/* undo the isolation */
 		return err;
 	}
-	vma_merge_neighbours(mm, nv);
 	if (!dontunmap) {
 		mm_zap_range(mm, v->start, v->end, true);	/* the entries have moved: a no-op walk */
 		vma_remove(mm, v);
+		vma_merge_neighbours(mm, nv);	/* now: a never-written one may continue what v was cut from */
 		return (long)to;
 	}
+	vma_merge_neighbours(mm, nv);	/* never with v: their identities differ (moved_offset()) */
 	vma_set_flags(mm, v, v->flags & ~VM_LOCKED_MASK);	/* ML-17: the old range is no longer locked */
+	v->anon = 0;	/* and its pages are gone: Linux unlinks its anon_vma (MF-7) */
+	v->anon_inherited = false;
 	vma_merge_neighbours(mm, v);
 	return (long)to;
 }
@@ -292,7 +311,7 @@ static long mremap_grow_in_place(struct mm *mm, struct vma *v, unsigned long old
 	grown = vma_insert(mm, v->end, v->end + delta, v->flags, v->name, vma_offset_at(v, v->end));
 	if (!grown)
 		return -ENOMEM;
-	grown->file = vma_file_get(v->file);	/* memfd support */
+	moved_from(grown, v);	/* so it merges back into v */
 	vma_merge_neighbours(mm, grown);
 	return (long)old;
 }

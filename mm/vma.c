@@ -492,6 +492,8 @@ struct vma *vma_split(struct mm *mm, struct vma *v, unsigned long addr)
 	hi->name = v->name;
 	hi->file = vma_file_get(v->file);
 	hi->offset = vma_offset_at(v, addr);
+	hi->anon = v->anon;	/* the pieces share the anon_vma */
+	hi->anon_inherited = v->anon_inherited;
 	v->end = addr;
 	link_after(mm, v, hi);
 	return hi;
@@ -540,6 +542,10 @@ static void absorb_next(struct mm *mm, struct vma *lo, struct vma *hi)
 {
 	unsigned long end = hi->end;
 
+	if (!lo->anon) {	/* Linux's dup_anon_vma(): the survivor takes hi's */
+		lo->anon = hi->anon;
+		lo->anon_inherited = hi->anon_inherited;
+	}
 	vma_remove(mm, hi);	/* first, so lo never overlaps hi */
 	vma_adjust(mm, lo, lo->start, end);
 }
@@ -553,17 +559,65 @@ void vma_unsplit(struct mm *mm, struct vma *lo)
 	absorb_next(mm, lo, hi);
 }
 
+/*
+ * Linux's is_mergeable_anon_vma(v's, target's, target): may v merge into
+ * its neighbour target as far as their anon identities go?
+ */
+static bool anon_allows(const struct vma *target, const struct vma *v)
+{
+	bool own = target->anon && !target->anon_inherited;	/* a one-entry anon_vma chain */
+
+	return ((!v->anon || !target->anon) && own) || v->anon == target->anon;
+}
+
 struct vma *vma_merge_neighbours(struct mm *mm, struct vma *v)
 {
-	if (v->prev && vma_mergeable(v->prev, v)) {
-		struct vma *lo = v->prev;
+	struct vma *lo = v->prev, *hi = v->next;
+	bool with_lo = lo && vma_mergeable(lo, v) && anon_allows(lo, v);
+	bool with_hi = hi && vma_mergeable(v, hi) && anon_allows(hi, v);
 
+	if (with_lo && with_hi && lo->anon && hi->anon && lo->anon != hi->anon)
+		with_hi = false;	/* both fit v, not each other: the lower merge only */
+	if (with_lo) {
 		absorb_next(mm, lo, v);
 		v = lo;
 	}
-	if (v->next && vma_mergeable(v, v->next))
-		absorb_next(mm, v, v->next);
+	if (with_hi)
+		absorb_next(mm, v, hi);
 	return v;
+}
+
+/* Linux's anon_vma_compatible(a, b): may b share a's anon_vma (or a b's)? */
+static bool anon_compatible(const struct vma *a, const struct vma *b)
+{
+	return a->end == b->start && a->file == b->file && a->name == b->name &&
+	       !((a->flags ^ b->flags) & ~VM_ACCESS) && vma_offset_at(a, a->end) == b->offset;
+}
+
+static u64 last_anon;	/* the last anon identity given: they are never reused */
+
+void vma_anon_prepare(struct mm *mm, struct vma *v)
+{
+	const struct vma *n = v->next, *p = v->prev;
+
+	(void)mm;
+	if (v->anon || (v->flags & (VM_SHARED | VM_HUGETLB)))
+		return;
+	if (n && anon_compatible(v, n) && n->anon && !n->anon_inherited)
+		v->anon = n->anon;
+	else if (p && anon_compatible(p, v) && p->anon && !p->anon_inherited)
+		v->anon = p->anon;
+	else
+		v->anon = ++last_anon;
+	v->anon_inherited = false;
+}
+
+void vma_anon_fork(struct vma *child, const struct vma *parent)
+{
+	if (!parent->anon)
+		return;
+	child->anon = ++last_anon;
+	child->anon_inherited = true;
 }
 
 /* ---- gap search ---- */

@@ -109,8 +109,9 @@ void vma_file_put(struct vma_file *f);
  * identity, modelling Linux's vm_pgoff: Linux gives a private anonymous VMA
  * the page offset start >> PAGE_SHIFT where it is created, a shared one 0
  * (its own shmem object), and a moved VMA keeps the page offset it had at
- * its old place. Here offset is that page offset (in bytes) minus start: 0
- * for a private VMA created where it is, -start for a shared one, and a
+ * its old place (unless it is private and was never written: then it takes
+ * its new place's). Here offset is that page offset (in bytes) minus start:
+ * 0 for a private VMA created where it is, -start for a shared one, and a
  * split, vma_adjust() or a merge keep it. Two VMAs continue each other only
  * when their offsets do (vma_offset_at()), so a moved VMA does not merge
  * with the neighbour it lands next to, as on Linux.
@@ -121,6 +122,13 @@ struct vma {
 	const char *name;		/* path of the file it came from, or NULL */
 	u64 offset;			/* see above */
 	struct vma_file *file;		/* pages come from this file (a memfd), or NULL */
+	/* Linux's anon_vma as VMA merging sees it (MF-7, vma_anon_prepare()):
+	 * 0 until the first write fault (or transparent huge page fault) of a
+	 * private mapping, then an identity that the pieces of a split share.
+	 * anon_inherited: it was given by fork (Linux's anon_vma chain then
+	 * holds the parent's too, which stops merges). */
+	u64 anon;
+	bool anon_inherited;
 	struct vma *prev, *next;	/* sorted by address */
 
 	/* AVL tree links, private to vma.c */
@@ -242,21 +250,44 @@ void vma_adjust(struct mm *mm, struct vma *vma, unsigned long start, unsigned lo
 u64 vma_offset_at(const struct vma *v, unsigned long addr);
 
 /*
- * True when a lies directly below b and the two could be one VMA: they
- * touch (a->end == b->start), have identical flags, the same name pointer
- * and file, and b's offset continues a's (vma_offset_at()).
+ * True when a lies directly below b and the two are alike: they touch
+ * (a->end == b->start), have identical flags, the same name pointer and
+ * file, and b's offset continues a's (vma_offset_at()). Whether they merge
+ * also depends on their anon identities (vma_merge_neighbours()).
  * Flags that must never merge across (a seal, say) need no special case:
  * they are part of flags.
  */
 bool vma_mergeable(const struct vma *a, const struct vma *b);
 
 /*
- * Merge v with its predecessor and/or successor where vma_mergeable()
- * holds. The lower VMA survives and the others are freed, so after the
- * call only the returned VMA is valid (it is v->prev if that merged, else
- * v). Never allocates, never fails. O(log n).
+ * Merge v, just made or changed, with its predecessor and/or successor
+ * where vma_mergeable() holds and Linux 6.12's anon_vma rule allows it
+ * (MF-7, is_mergeable_anon_vma()): a neighbour with the same anon identity
+ * (none counts as one), or, when one of the two has none, a neighbour
+ * whose identity is its own (not inherited). Both neighbours merge only if
+ * their identities are alike too. The lower VMA survives (keeping an
+ * identity either had) and the others are freed, so after the call only
+ * the returned VMA is valid (it is v->prev if that merged, else v). Never
+ * allocates, never fails. O(log n).
  */
 struct vma *vma_merge_neighbours(struct mm *mm, struct vma *v);
+
+/*
+ * Give private v an anon identity if it has none, as Linux's
+ * anon_vma_prepare() at a first write fault: a neighbour's, when the two
+ * touch, differ in nothing but the access bits, v's offset continues it
+ * and the neighbour's identity is its own (find_mergeable_anon_vma(): the
+ * next VMA is tried first); else a new one. Shared and hugetlb VMAs get
+ * none. Never allocates, never fails.
+ */
+void vma_anon_prepare(struct mm *mm, struct vma *v);
+
+/*
+ * fork: child, the copy of parent, gets an identity of its own, inherited,
+ * if parent has one (Linux's anon_vma_fork(); the caller skips it for a
+ * MADV_WIPEONFORK VMA, whose copy has none).
+ */
+void vma_anon_fork(struct vma *child, const struct vma *parent);
 
 /*
  * Undo vma_split(mm, lo, ...): lo takes back lo->next, which must start at

@@ -824,8 +824,11 @@ static void test_pte_permissions(void)
 
 	begin();
 	map_at(0, 4, RW);
-	tap_ok(fault(A(0), FAULT_READ) == 0 && prot_at(mm, A(0)) == (PT_READ | PT_WRITE),
-	       "first touch (read) of a private RW page maps it writable");
+	tap_ok(fault(A(0), FAULT_READ) == 0 && prot_at(mm, A(0)) == PT_READ,
+	       "MF-7: first touch (read) of a private RW VMA never written maps the page read-only");
+	pa0 = mm_lookup(mm, A(0));
+	tap_ok(fault(A(0), FAULT_WRITE) == 0 && prot_at(mm, A(0)) == (PT_READ | PT_WRITE) && mm_lookup(mm, A(0)) == pa0,
+	       "MF-7: the first write faults and makes the same page writable in place");
 	populate(1, 3);
 	poke(A(0), 0xabc);
 	pa0 = mm_lookup(mm, A(0));

@@ -124,6 +124,8 @@ static void entries(void)
 	phys_addr_t pa = mm_lookup(a, BASE);
 	pteval_t ro = entry(a, BASE + 8 * P), old;
 	struct page *pg;
+	struct vma *v;
+	u64 anon;
 
 	old = set_entry(a, BASE + 5 * P, PT_LAST_LEVEL,
 			arch_pte_mk_leaf(pa, PT_USER | PT_READ, PT_LAST_LEVEL));
@@ -143,6 +145,11 @@ static void entries(void)
 	old = set_entry(a, BASE, PT_LAST_LEVEL,
 			arch_pte_mk_leaf(pa, PT_USER | PT_READ | PT_WRITE, PT_LAST_LEVEL));
 	expect_fires("a writable entry on a page shared after fork", "copy-on-write lost");
+	v = vma_find(a, BASE);
+	anon = v->anon;
+	v->anon = 0;
+	expect_fires("a writable private entry in a VMA never written", "no anon identity");
+	v->anon = anon;
 	set_entry(a, BASE, PT_LAST_LEVEL, old);
 
 	old = set_entry(a, BASE, PT_LAST_LEVEL, arch_pte_mk_swp(ARCH_SWP_PROTNONE, pa));
@@ -225,11 +232,15 @@ static void vmas(void)
 	expect_fires("two overlapping VMAs", "VMA tree");
 	w->end = end;
 
-	w = vma_insert(mms[0], BASE + 4 * P, BASE + 6 * P, RW, NULL, 0);
+	w = vma_insert(mms[0], BASE + 10 * P, BASE + 11 * P, RO, NULL, 0);	/* next to a never-written one */
 	if (w) {
 		expect_fires("two adjacent VMAs that should be one", "should have been merged");
 		vma_remove(mms[0], w);
 	}
+	w = vma_find(mms[0], hs);
+	w->anon = 1;
+	expect_fires("a shared VMA with an anon identity", "has an anon identity");
+	w->anon = 0;
 }
 
 /* Huge leaves where they do not belong, and the hugetlb pool's counters. */
@@ -255,6 +266,7 @@ static void huge(void)
 	expect_fires("a huge leaf in a shared VMA", "cannot hold a huge page");
 	set_entry(mms[0], hs, HUGE_LEVEL, ARCH_PTE_INVALID);
 
+	vma_anon_prepare(mms[0], vma_find(mms[0], ht));	/* as a THP fault would: only the counter is wrong */
 	set_entry(mms[0], ht, HUGE_LEVEL, leaf);
 	expect_fires("a transparent huge leaf the THP counter does not know", "THP: counter");
 	set_entry(mms[0], ht, HUGE_LEVEL, ARCH_PTE_INVALID);

@@ -229,6 +229,11 @@ static void test_charges(void)
 	c0 = committed();
 	d = mprotect(p, LEN, PROT_READ) == 0 ? committed() - c0 : -1;
 	tap_ok(near(d, 0), "OC-5: once a page was written the charge stays when it is made read-only (%ld kB)", d);
+	mprotect(p, LEN, PROT_READ | PROT_WRITE);
+	madvise(p, LEN, MADV_DONTNEED);
+	c0 = committed();
+	d = mprotect(p, LEN, PROT_READ) == 0 ? committed() - c0 : -1;
+	tap_ok(near(d, 0), "OC-5: and after MADV_DONTNEED dropped that page too: Linux's anon_vma stays (%ld kB)", d);
 	d = charge_of_munmap(p, LEN);
 	tap_ok(near(d, -L), "OC-5: munmap gives it back (%ld kB)", d);
 

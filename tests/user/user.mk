@@ -34,7 +34,7 @@ _user_saved_goal := $(.DEFAULT_GOAL)
 
 ARCH ?= arm64
 USER_TESTS := hello proc exec abi wideargs signal segv unaligned fpu efault procfs mm sched forkbomb misc jit hugetlb hugesizes thp \
-	mm_mmap mm_munmap mm_mremap mm_mprotect mm_madvise mm_brk mm_mseal mm_fork mm_maps mm_quarantine mm_edges \
+	mm_mmap mm_munmap mm_mremap mm_mprotect mm_madvise mm_brk mm_mseal mm_fork mm_maps mm_anonvma mm_quarantine mm_edges \
 	mm_failinj mm_limits fs mm_mlock mm_mincore mm_bti mm_pagemap mm_memfd pgrp sigrestart tty itimer poll cred procpid \
 	procdir fsmap textshare shm futex pthread mmstress dynexec sendfile smp
 

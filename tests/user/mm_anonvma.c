@@ -1,0 +1,199 @@
+/* mm_anonvma.c - when two alike VMAs merge depends on their anonymous
+ * pages' history, as on Linux 6.12, whose VMAs merge only when their
+ * anon_vmas allow it (MF-7):
+ *   - a private VMA gets an anon_vma at its first write fault (a read
+ *     fault maps the zero page and gives none), taking its neighbour's
+ *     when the two differ only in protection and the neighbour's is its
+ *     own (not inherited by fork);
+ *   - the pieces of a split VMA share its anon_vma, so they merge again;
+ *   - a changed VMA with an anon_vma merges with a neighbour that has one
+ *     only when it is the same one, and with a neighbour without one not
+ *     at all; a changed VMA without one merges with a neighbour whose
+ *     anon_vma is its own;
+ *   - a fork child's copies get anon_vmas of their own, inherited (so a
+ *     new mapping next to one does not merge with it);
+ *   - a private anonymous VMA moved by mremap before any write takes the
+ *     page offset of its new place, so it merges there; one written
+ *     keeps its anon_vma and does not (MR-20).
+ * (mm_limits.c shows the commit charge that follows the anon_vma: OC-5.)
+ *
+ * Every region sits between unmapped pages, so each shape is the whole
+ * truth about those VMAs (see mm_maps.c).
+ */
+#include "mm_util.h"
+
+#ifndef MREMAP_FIXED
+#define MREMAP_FIXED 2
+#endif
+
+static int same(const char *got, const char *want)
+{
+	return strcmp(got, want) == 0;
+}
+
+/* Two pages at h + PAGE, read-write, the second then given prot2. */
+static char *two(char *h, int prot2)
+{
+	char *b = h + PAGE;
+
+	anon(b, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_FIXED);
+	mprotect(b + PAGE, PAGE, prot2);
+	return b;
+}
+
+/*
+ * The pieces differ in PROT_EXEC only, so both stay writable and keep
+ * their commit charge (VM_ACCOUNT): only the anon_vmas decide (OC-5 would
+ * otherwise part a read-only piece that gave its charge back).
+ */
+static void test_written_or_not(void)
+{
+	char *h = hole(4), *b;
+
+	b = two(h, PROT_READ | PROT_WRITE | PROT_EXEC);
+	b[0] = 1;
+	mprotect(b + PAGE, PAGE, PROT_READ | PROT_WRITE);
+	tap_ok(same(shape(h, h + 4 * PAGE), "hole:1 rw-p:2 hole:1"),
+	       "MF-7: an unwritten piece made alike merges into its written neighbour (%s)", shape(h, h + 4 * PAGE));
+	munmap(b, 2 * PAGE);
+
+	b = two(h, PROT_READ | PROT_WRITE | PROT_EXEC);
+	b[0] = 1;
+	mprotect(b, PAGE, PROT_READ | PROT_WRITE | PROT_EXEC);
+	tap_ok(same(shape(h, h + 4 * PAGE), "hole:1 rwxp:1 rwxp:1 hole:1"),
+	       "MF-7: a written piece made alike does not merge into an unwritten neighbour (%s)",
+	       shape(h, h + 4 * PAGE));
+	munmap(b, 2 * PAGE);
+
+	b = two(h, PROT_READ | PROT_WRITE | PROT_EXEC);
+	tap_ok(b[0] == 0 && b[PAGE] == 0, "reading both pieces");
+	mprotect(b, PAGE, PROT_READ | PROT_WRITE | PROT_EXEC);
+	tap_ok(same(shape(h, h + 4 * PAGE), "hole:1 rwxp:2 hole:1"),
+	       "MF-7: read faults give no anon_vma: the pieces merge (%s)", shape(h, h + 4 * PAGE));
+	munmap(b, 2 * PAGE);
+
+	b = h + PAGE;
+	anon(b, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_FIXED);
+	memset(b, 2, 2 * PAGE);
+	mprotect(b + PAGE, PAGE, PROT_READ);
+	mprotect(b, PAGE, PROT_READ);
+	tap_ok(same(shape(h, h + 4 * PAGE), "hole:1 r--p:2 hole:1"),
+	       "MF-7: the pieces of a written VMA share its anon_vma and merge again (%s)", shape(h, h + 4 * PAGE));
+	munmap(b, 2 * PAGE);
+}
+
+static void test_reuse(void)
+{
+	char *h = hole(4), *b;
+
+	b = two(h, PROT_READ | PROT_WRITE | PROT_EXEC);
+	b[0] = 1;
+	b[PAGE] = 1;
+	mprotect(b + PAGE, PAGE, PROT_READ | PROT_WRITE);
+	tap_ok(same(shape(h, h + 4 * PAGE), "hole:1 rw-p:2 hole:1"),
+	       "MF-7: a neighbour differing only in protection lends its anon_vma at the first write (%s)",
+	       shape(h, h + 4 * PAGE));
+	munmap(b, 2 * PAGE);
+
+	b = two(h, PROT_READ | PROT_WRITE);
+	madvise(b + PAGE, PAGE, MADV_DONTFORK);
+	b[0] = 1;
+	b[PAGE] = 1;
+	madvise(b + PAGE, PAGE, MADV_DOFORK);
+	tap_ok(same(shape(h, h + 4 * PAGE), "hole:1 rw-p:1 rw-p:1 hole:1"),
+	       "MF-7: one differing in another flag does not: they stay two (%s)", shape(h, h + 4 * PAGE));
+	munmap(b, 2 * PAGE);
+}
+
+/* In a child: run fn and exit with whether it held. */
+static int in_child(int (*fn)(char *h, char *b), char *h, char *b)
+{
+	int st;
+	pid_t pid = fork();
+
+	if (pid == 0)
+		_exit(fn(h, b) ? 0 : 1);
+	if (pid < 0 || waitpid(pid, &st, 0) != pid)
+		return 0;
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
+
+static int child_mprotect(char *h, char *b)
+{
+	mprotect(b + PAGE, PAGE, PROT_READ | PROT_WRITE);
+	return same(shape(h, h + 5 * PAGE), "hole:1 rw-p:1 rw-p:1 hole:2");
+}
+
+static int child_mprotect_unwritten(char *h, char *b)
+{
+	mprotect(b + PAGE, PAGE, PROT_READ | PROT_WRITE);
+	return same(shape(h, h + 5 * PAGE), "hole:1 rw-p:2 hole:2");
+}
+
+static int child_mmap_next(char *h, char *b)
+{
+	anon(b + 2 * PAGE, PAGE, PROT_READ | PROT_WRITE, MAP_FIXED);
+	return same(shape(h, h + 5 * PAGE), "hole:1 rw-p:2 rw-p:1 hole:1");
+}
+
+static void test_fork(void)
+{
+	char *h = hole(5), *b;
+
+	b = two(h, PROT_READ);
+	b[0] = 1;
+	mprotect(b + PAGE, PAGE, PROT_READ | PROT_WRITE);
+	mprotect(b + PAGE, PAGE, PROT_READ);
+	tap_ok(in_child(child_mprotect, h, b),
+	       "MF-7: in a fork child, the copies of two written pieces get anon_vmas of their own: no merge");
+	munmap(b, 2 * PAGE);
+
+	b = two(h, PROT_READ);
+	tap_ok(in_child(child_mprotect_unwritten, h, b), "MF-7: copies of unwritten pieces merge in the child");
+	munmap(b, 2 * PAGE);
+
+	b = h + PAGE;
+	anon(b, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_FIXED);
+	b[0] = 1;
+	tap_ok(in_child(child_mmap_next, h, b),
+	       "MF-7: in the child, a new mapping next to an inherited written VMA does not merge with it");
+	munmap(b, 2 * PAGE);
+}
+
+static void test_mremap(void)
+{
+	char *h = hole(6), *b = h + PAGE, *far = h + 4 * PAGE;
+
+	anon(b, PAGE, PROT_READ | PROT_WRITE, MAP_FIXED);
+	anon(far, PAGE, PROT_READ | PROT_WRITE, MAP_FIXED);
+	tap_ok(mremap(far, PAGE, PAGE, MREMAP_MAYMOVE | MREMAP_FIXED, b + PAGE) == b + PAGE &&
+		       same(shape(h, h + 6 * PAGE), "hole:1 rw-p:2 hole:3"),
+	       "MR-20: an unwritten anonymous VMA moved next to an alike one merges with it (%s)",
+	       shape(h, h + 6 * PAGE));
+	munmap(b, 2 * PAGE);
+
+	anon(b, 3 * PAGE, PROT_READ | PROT_WRITE, MAP_FIXED);
+	tap_ok(mremap(b, PAGE, PAGE, MREMAP_MAYMOVE | MREMAP_FIXED, b + 3 * PAGE) == b + 3 * PAGE &&
+		       same(shape(h, h + 6 * PAGE), "hole:2 rw-p:3 hole:1"),
+	       "MR-20: the first page of an unwritten VMA moved just above it continues it (%s)",
+	       shape(h, h + 6 * PAGE));
+	munmap(b + PAGE, 3 * PAGE);
+
+	anon(b, PAGE, PROT_READ | PROT_WRITE, MAP_FIXED);
+	anon(far, PAGE, PROT_READ | PROT_WRITE, MAP_FIXED);
+	far[0] = 1;
+	tap_ok(mremap(far, PAGE, PAGE, MREMAP_MAYMOVE | MREMAP_FIXED, b + PAGE) == b + PAGE &&
+		       same(shape(h, h + 6 * PAGE), "hole:1 rw-p:1 rw-p:1 hole:3") && b[PAGE] == 1,
+	       "MR-20: a written one keeps its old page offset and does not (%s)", shape(h, h + 6 * PAGE));
+	munmap(b, 2 * PAGE);
+}
+
+int main(void)
+{
+	tap_init();
+	test_written_or_not();
+	test_reuse();
+	test_fork();
+	test_mremap();
+	return tap_done();
+}

@@ -90,7 +90,7 @@ static void vm_flags_line(struct procbuf *b, unsigned f)
 		{ VM_LOCKED, "lo" }, { VM_SEQ_READ, "sr" }, { VM_RAND_READ, "rr" }, { VM_DONTFORK, "dc" },
 		{ VM_LOCKONFAULT, "lf" }, { VM_ACCOUNT, "ac" }, { VM_NORESERVE, "nr" }, { VM_HUGETLB, "ht" },
 		{ VM_WIPEONFORK, "wf" }, { VM_DONTDUMP, "dd" }, { VM_BTI, "bt" }, { VM_HUGEPAGE, "hg" },
-		{ VM_NOHUGEPAGE, "nh" }, { VM_SEALED, "sl" },
+		{ VM_NOHUGEPAGE, "nh" }, { VM_MERGEABLE, "mg" }, { VM_SEALED, "sl" },
 	};
 
 	pb_printf(b, "VmFlags:");

@@ -196,6 +196,12 @@ static long advise_vma(struct mm *mm, struct vma *v, unsigned long s, unsigned l
 		return set_vma_flags(mm, v, s, e, VM_HUGEPAGE, VM_NOHUGEPAGE);
 	case MADV_NOHUGEPAGE:
 		return set_vma_flags(mm, v, s, e, VM_NOHUGEPAGE, VM_HUGEPAGE);
+	case MADV_MERGEABLE:	/* MA-12: Linux's ksm_madvise() ignores it on shared memory */
+		if (v->flags & (VM_SHARED | VM_HUGETLB | VM_DROPPABLE))
+			return 0;
+		return set_vma_flags(mm, v, s, e, VM_MERGEABLE, 0);
+	case MADV_UNMERGEABLE:
+		return set_vma_flags(mm, v, s, e, 0, VM_MERGEABLE);
 	case MADV_COLLAPSE:
 		return advise_collapse(mm, v, s, e);
 	case MADV_GUARD_INSTALL:

@@ -36,6 +36,7 @@
 _Static_assert((VM_HUGE_INDEX(3) & (VM_HUGE_RESV | VM_BTI | VM_LOCKED_MASK)) == 0,
 	       "VM_HUGE_INDEX's two bits overlap another VM flag");
 /* VM_LOCKED, VM_LOCKONFAULT (vma.h)	0x10000000u, 0x20000000u */
+#define VM_MERGEABLE	0x40000000u	/* MADV_MERGEABLE (KSM may merge its pages: it never runs here, MA-12) */
 
 /* Kinds of access, for mm_fault(). */
 enum fault_access { FAULT_READ, FAULT_WRITE, FAULT_EXEC };

@@ -22,6 +22,11 @@
  */
 #include "mm_util.h"
 
+#ifndef MADV_MERGEABLE
+#define MADV_MERGEABLE 12
+#define MADV_UNMERGEABLE 13
+#endif
+
 static int guards;
 
 static void test_args(void)
@@ -376,8 +381,20 @@ static void test_hint_flags(void)
 	errno = 0;
 	tap_ok(madvise(d, PAGE, MADV_DODUMP) == -1 && errno == EINVAL,
 	       "MA-12: MADV_DODUMP on droppable memory: EINVAL (errno %d)", errno);
+	tap_ok(madvise(p + PAGE, PAGE, MADV_MERGEABLE) == 0 && vm_flag(p + PAGE, "mg") == 1 && vm_flag(p, "mg") == 0 &&
+		       strcmp(shape(p, p + 3 * PAGE), "rw-p:1 rw-p:1 rw-p:1") == 0,
+	       "MA-12: MADV_MERGEABLE on the middle page: \"mg\" there, the VMA split in three (%s)", shape(p, p + 3 * PAGE));
+	tap_ok(madvise(p, 3 * PAGE, MADV_UNMERGEABLE) == 0 && strcmp(shape(p, p + 3 * PAGE), "rw-p:3") == 0,
+	       "MA-12: MADV_UNMERGEABLE clears it: one VMA again (%s)", shape(p, p + 3 * PAGE));
+	tap_ok(madvise(d, PAGE, MADV_MERGEABLE) == 0 && vm_flag(d, "mg") == 0,
+	       "MA-12: MADV_MERGEABLE on droppable memory: ignored");
 	munmap(p, 3 * PAGE);
 	munmap(d, 2 * PAGE);
+	p = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	tap_ok(madvise(p, PAGE, MADV_MERGEABLE) == 0 && vm_flag(p, "mg") == 0 &&
+		       strcmp(shape(p, p + 2 * PAGE), "rw-s:2") == 0,
+	       "MA-12: MADV_MERGEABLE on shared memory: ignored, no split (%s)", shape(p, p + 2 * PAGE));
+	munmap(p, 2 * PAGE);
 }
 
 int main(void)

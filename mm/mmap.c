@@ -107,7 +107,20 @@ unsigned long mm_choose_address(struct mm *mm, unsigned long hint, unsigned long
  * end. Only the first can hold start and only the last can hold end
  * strictly inside. One tree lookup: *first is the first VMA the range
  * reaches (NULL if none) and *last the last. 0, -ENOMEM, -EPERM or -EINVAL.
+ * Linux has cut the first VMA at start by the time it meets the later
+ * checks, and an error there leaves that cut: so does ours for a hugetlb
+ * VMA (MU-5: seen as two VMAs in /proc/self/maps). Any other VMA stays
+ * whole: mm_check wants alike neighbours merged, and Linux merges those
+ * at their next change anyway.
  */
+/* munmap_check()'s err after the first VMA's checks: a hugetlb v keeps the cut at start. */
+static long late_error(struct mm *mm, struct vma *v, unsigned long start, bool cut, long err)
+{
+	if (cut && (v->flags & VM_HUGETLB) && !vma_split(mm, v, start))
+		return -ENOMEM;
+	return err;
+}
+
 static long munmap_check(struct mm *mm, unsigned long start, unsigned long end,
 			 struct vma **first, struct vma **last)
 {
@@ -130,12 +143,12 @@ static long munmap_check(struct mm *mm, unsigned long start, unsigned long end,
 	for (struct vma *w = v; w && w->start < end; w = w->next) {
 		/* LAB mseal: begin */
 		if (w->flags & VM_SEALED)
-			return -EPERM;	/* MS-20, MS-21: atomic, nothing unmapped */
+			return late_error(mm, v, start, cut, -EPERM);	/* MS-20, MS-21: nothing unmapped */
 		/* LAB mseal: end */
 		*last = w;
 	}
 	if (hugetlb_cut_bad(*last, end))
-		return -EINVAL;	/* MU-5 */
+		return late_error(mm, v, start, cut, -EINVAL);	/* MU-5 */
 	return 0;
 }
 

@@ -417,6 +417,62 @@ static void test_munmap_order(unsigned long hsz)
 	munmap(h, hsz);
 }
 
+/* How many VMAs of /proc/self/maps lie inside [a, b), or -1. A single read: the test's maps are short. */
+static int pieces(const char *a, const char *b)
+{
+	int n = 0;
+
+	if (read_text("/proc/self/maps") < 0)
+		return -1;
+	for (char *l = buf; *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : l + strlen(l)) {
+		char *e;
+		unsigned long lo = strtoul(l, &e, 16), hi = strtoul(e + 1, NULL, 16);
+
+		if (lo >= (unsigned long)a && hi <= (unsigned long)b)
+			n++;
+	}
+	return n;
+}
+
+/*
+ * MU-5: an unmap whose start cut of a hugetlb VMA is on a huge-page
+ * boundary but whose end cut is not fails with EINVAL after the start cut
+ * was made (Linux's vms_gather_munmap_vmas() splits as it goes): the VMA
+ * is two afterwards, for munmap and for MAP_FIXED alike.
+ */
+static void test_munmap_late_cut(unsigned long hsz)
+{
+	const unsigned long pg = (unsigned long)getpagesize();
+	int flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | MAP_NORESERVE;
+	char *h = mmap(NULL, 2 * hsz, PROT_READ, flags, -1, 0);
+	int r, e, before;
+
+	if (h == MAP_FAILED) {
+		tap_skip("MU-5: no MAP_HUGETLB mapping (errno %d)", errno);
+		return;
+	}
+	before = pieces(h, h + 2 * hsz);
+	errno = 0;
+	r = munmap(h + hsz, pg);
+	e = errno;
+	tap_ok(before == 1 && r == -1 && e == EINVAL && pieces(h, h + 2 * hsz) == 2,
+	       "MU-5: munmap [huge page + 1 page) of 2 huge pages: EINVAL (errno %d), the VMA cut in two (%d -> %d)", e,
+	       before, pieces(h, h + 2 * hsz));
+	munmap(h, 2 * hsz);
+	h = mmap(h, 2 * hsz, PROT_READ, flags | MAP_FIXED_NOREPLACE, -1, 0);
+	if (h == MAP_FAILED) {
+		tap_skip("MU-5: no MAP_HUGETLB mapping again (errno %d)", errno);
+		return;
+	}
+	errno = 0;
+	r = mmap(h + hsz, pg, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED;
+	e = errno;
+	tap_ok(r && e == EINVAL && pieces(h, h + 2 * hsz) == 2,
+	       "MU-5: MAP_FIXED over the same: EINVAL (errno %d), the VMA cut in two too (%d)", e,
+	       pieces(h, h + 2 * hsz));
+	munmap(h, 2 * hsz);
+}
+
 /*
  * ML-7, ML-8: mlock never locks a hugetlb VMA but populates it, as Linux's
  * __mm_populate(): the huge pages are taken from the pool at once, and a
@@ -688,6 +744,7 @@ int main(void)
 		test_teachos_only(hsz);
 	test_gigantic();
 	test_munmap_order(hsz);
+	test_munmap_late_cut(hsz);
 	test_shared_after_fork(hsz);
 	test_shared_file(hsz);
 	test_fixed_reserve_fails(hsz);

@@ -6,15 +6,17 @@
  * panic with what is wrong and where. What is checked (mm_check.c has the
  * details):
  *   - the VMA set: tree order, heights, balance, gap augmentation, list
- *     (vma_check_report), and no two adjacent VMAs that vma_mergeable()
- *     says should be one;
+ *     (vma_check_report), no two adjacent never-written VMAs (no anon
+ *     identity, MF-7) that vma_mergeable() says should be one, and no
+ *     anon identity in a shared or hugetlb VMA;
  *   - every non-empty page-table entry: inside a VMA, at a level the VMA
  *     allows (hugetlb leaves only in hugetlb VMAs at their level, and for
  *     a contiguous-run size each run whole: every member what one write
  *     of the run gives; THP leaves only in private anonymous VMAs, no
  *     table in a hugetlb leaf slot, the contiguous bit nowhere else),
  *     with no permission the VMA lacks, no write to a private page
- *     shared copy-on-write, PROT_NONE entries only in PROT_NONE VMAs;
+ *     shared copy-on-write nor in a private VMA never written (no anon
+ *     identity), PROT_NONE entries only in PROT_NONE VMAs;
  *   - every page that is mapped or held: its reference count equals its
  *     mappings in all live address spaces plus its holders (a memfd, the
  *     hugetlb free pool), recounted in a scratch array indexed by page;

@@ -422,7 +422,7 @@ static void check_vmas(struct check *k)
 			     v->flags);
 		else if (v->anon && (v->flags & (VM_SHARED | VM_HUGETLB)))
 			fail(k, "shared or hugetlb VMA [0x%lx, 0x%lx) has an anon identity", v->start, v->end);
-		else if (v->next && vma_mergeable(v, v->next) && !v->anon && !v->next->anon)
+		else if (v->next && vma_mergeable(v, v->next) && !v->anon && !v->next->anon && !v->next->kept_cut)
 			fail(k, "VMAs [0x%lx, 0x%lx) and [0x%lx, 0x%lx) (flags 0x%x) should have been merged",
 			     v->start, v->end, v->next->start, v->next->end, v->flags);
 		if (k->failed || hl < 0 || !(v->flags & VM_HUGE_RESV))

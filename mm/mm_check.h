@@ -7,7 +7,8 @@
  * details):
  *   - the VMA set: tree order, heights, balance, gap augmentation, list
  *     (vma_check_report), no two adjacent never-written VMAs (no anon
- *     identity, MF-7) that vma_mergeable() says should be one, and no
+ *     identity, MF-7) that vma_mergeable() says should be one (unless a
+ *     failed unmap left the cut between them, MU-7), and no
  *     anon identity in a shared or hugetlb VMA;
  *   - every non-empty page-table entry: inside a VMA, at a level the VMA
  *     allows (hugetlb leaves only in hugetlb VMAs at their level, and for

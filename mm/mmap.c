@@ -108,16 +108,20 @@ unsigned long mm_choose_address(struct mm *mm, unsigned long hint, unsigned long
  * strictly inside. One tree lookup: *first is the first VMA the range
  * reaches (NULL if none) and *last the last. 0, -ENOMEM, -EPERM or -EINVAL.
  * Linux has cut the first VMA at start by the time it meets the later
- * checks, and an error there leaves that cut: so does ours for a hugetlb
- * VMA (MU-5: seen as two VMAs in /proc/self/maps). Any other VMA stays
- * whole: mm_check wants alike neighbours merged, and Linux merges those
- * at their next change anyway.
+ * checks, and an error there leaves that cut (MU-7: two VMAs in
+ * /proc/self/maps until one of them changes): so does ours.
  */
-/* munmap_check()'s err after the first VMA's checks: a hugetlb v keeps the cut at start. */
+/* munmap_check()'s err after the first VMA's checks: v keeps the cut at start (MU-7). */
 static long late_error(struct mm *mm, struct vma *v, unsigned long start, bool cut, long err)
 {
-	if (cut && (v->flags & VM_HUGETLB) && !vma_split(mm, v, start))
+	struct vma *hi;
+
+	if (!cut)
+		return err;
+	hi = vma_split(mm, v, start);
+	if (!hi)
 		return -ENOMEM;
+	hi->kept_cut = true;	/* alike pieces that stay apart, as on Linux */
 	return err;
 }
 

@@ -576,6 +576,9 @@ struct vma *vma_merge_neighbours(struct mm *mm, struct vma *v)
 	bool with_lo = lo && vma_mergeable(lo, v) && anon_allows(lo, v);
 	bool with_hi = hi && vma_mergeable(v, hi) && anon_allows(hi, v);
 
+	v->kept_cut = false;	/* v changed: both its ends are tried again */
+	if (hi)
+		hi->kept_cut = false;
 	if (with_lo && with_hi && lo->anon && hi->anon && lo->anon != hi->anon)
 		with_hi = false;	/* both fit v, not each other: the lower merge only */
 	if (with_lo) {

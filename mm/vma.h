@@ -129,6 +129,10 @@ struct vma {
 	 * holds the parent's too, which stops merges). */
 	u64 anon;
 	bool anon_inherited;
+	/* start is a cut that a failed unmap left (MU-7): Linux leaves the
+	 * two pieces apart until one of them changes (vma_merge_neighbours()
+	 * clears it), so the checker lets them be alike. */
+	bool kept_cut;
 	struct vma *prev, *next;	/* sorted by address */
 
 	/* AVL tree links, private to vma.c */

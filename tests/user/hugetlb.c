@@ -435,7 +435,7 @@ static int pieces(const char *a, const char *b)
 }
 
 /*
- * MU-5: an unmap whose start cut of a hugetlb VMA is on a huge-page
+ * MU-5, MU-7: an unmap whose start cut of a hugetlb VMA is on a huge-page
  * boundary but whose end cut is not fails with EINVAL after the start cut
  * was made (Linux's vms_gather_munmap_vmas() splits as it goes): the VMA
  * is two afterwards, for munmap and for MAP_FIXED alike.
@@ -456,7 +456,7 @@ static void test_munmap_late_cut(unsigned long hsz)
 	r = munmap(h + hsz, pg);
 	e = errno;
 	tap_ok(before == 1 && r == -1 && e == EINVAL && pieces(h, h + 2 * hsz) == 2,
-	       "MU-5: munmap [huge page + 1 page) of 2 huge pages: EINVAL (errno %d), the VMA cut in two (%d -> %d)", e,
+	       "MU-5, MU-7: munmap [huge page + 1 page) of 2 huge pages: EINVAL (errno %d), the VMA cut in two (%d -> %d)", e,
 	       before, pieces(h, h + 2 * hsz));
 	munmap(h, 2 * hsz);
 	h = mmap(h, 2 * hsz, PROT_READ, flags | MAP_FIXED_NOREPLACE, -1, 0);
@@ -468,7 +468,7 @@ static void test_munmap_late_cut(unsigned long hsz)
 	r = mmap(h + hsz, pg, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED;
 	e = errno;
 	tap_ok(r && e == EINVAL && pieces(h, h + 2 * hsz) == 2,
-	       "MU-5: MAP_FIXED over the same: EINVAL (errno %d), the VMA cut in two too (%d)", e,
+	       "MU-5, MU-7: MAP_FIXED over the same: EINVAL (errno %d), the VMA cut in two too (%d)", e,
 	       pieces(h, h + 2 * hsz));
 	munmap(h, 2 * hsz);
 }

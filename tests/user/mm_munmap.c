@@ -1,6 +1,7 @@
 /* mm_munmap.c - munmap(2): argument checks (MU-1, MU-2), unmapping nothing
- * (MU-3), splitting at both ends and across several VMAs (MU-4), and what
- * an access to unmapped memory does afterwards.
+ * (MU-3), splitting at both ends and across several VMAs (MU-4), what
+ * an access to unmapped memory does afterwards, and the cut a failed
+ * munmap leaves (MU-7).
  *
  * Rows not tested here:
  *   MU-4   a split over max_map_count (ENOMEM): no map-count limit in our
@@ -89,6 +90,35 @@ static void test_reuse(void)
 	munmap(q, 4 * PAGE);
 }
 
+/*
+ * MU-7: munmap over [a VMA cut inside][a sealed VMA] fails with EPERM after
+ * the first VMA was cut (Linux's vms_gather_munmap_vmas() splits as it
+ * goes): the two pieces stay apart, though alike, until one changes.
+ */
+static void test_late_cut(void)
+{
+	char *h = hole(5), *b = h + PAGE;
+	int r, e;
+
+	anon(b, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_FIXED);
+	anon(b + 2 * PAGE, PAGE, PROT_READ, MAP_FIXED);
+	if (do_mseal(b + 2 * PAGE, PAGE, 0) != 0) {
+		tap_skip("MU-7: mseal failed (errno %d)", errno);
+		return;
+	}
+	errno = 0;
+	r = munmap(b + PAGE, 2 * PAGE);
+	e = errno;
+	tap_ok(r == -1 && e == EPERM && strcmp(shape(h, h + 5 * PAGE), "hole:1 rw-p:1 rw-p:1 r--p:1 hole:1") == 0,
+	       "MU-7: munmap meeting a seal after cutting a VMA: EPERM (errno %d), the cut stays (%s)", e,
+	       shape(h, h + 5 * PAGE));
+	mprotect(b, PAGE, PROT_READ);
+	mprotect(b, PAGE, PROT_READ | PROT_WRITE);
+	tap_ok(strcmp(shape(h, h + 5 * PAGE), "hole:1 rw-p:2 r--p:1 hole:1") == 0,
+	       "MU-7: a change to one piece merges them again (%s)", shape(h, h + 5 * PAGE));
+	munmap(b, 2 * PAGE);
+}
+
 int main(void)
 {
 	tap_init();
@@ -97,5 +127,6 @@ int main(void)
 	test_nothing();
 	test_split();
 	test_reuse();
+	test_late_cut();
 	return tap_done();
 }

@@ -21,18 +21,15 @@
  * keeps mapping the same file pages; an anonymous one keeps the identity
  * (Linux's page offset) it had at old, so it does not merge with the
  * neighbours at its new place (MR-20, see struct vma). A private one never
- * written is as if made there (Linux's copy_vma()), unless the move is a
- * MREMAP_DONTUNMAP copy: Linux 6.12 never merges that with the VMA it came
- * from, which a fresh identity would (ours then keeps the old one, and so
- * does not merge with other alike neighbours either: MR-20 says so).
+ * written is as if made there (Linux's copy_vma()).
  */
-static u64 moved_offset(const struct vma *v, unsigned long old, unsigned long to, bool dontunmap)
+static u64 moved_offset(const struct vma *v, unsigned long old, unsigned long to)
 {
 	u64 off = vma_offset_at(v, old);
 
 	if (v->name || v->file)
 		return off;
-	if (!(v->flags & VM_SHARED) && !v->anon && !dontunmap)
+	if (!(v->flags & VM_SHARED) && !v->anon)
 		return 0;
 	return off + old - to;
 }
@@ -54,7 +51,7 @@ static void moved_from(struct vma *nv, const struct vma *v)
 static long duplicate_vma(struct mm *mm, struct vma *v, unsigned long old, unsigned long to, unsigned long len)
 {
 	/* OC-6: the shared object was charged once, when it was made */
-	struct vma *nv = vma_insert(mm, to, to + len, v->flags & ~VM_ACCOUNT, v->name, moved_offset(v, old, to, false));
+	struct vma *nv = vma_insert(mm, to, to + len, v->flags & ~VM_ACCOUNT, v->name, moved_offset(v, old, to));
 	long err = 0;
 
 	if (!nv)
@@ -99,7 +96,7 @@ static long mremap_move(struct mm *mm, struct vma *v, unsigned long old, unsigne
 		vma_unprepare(nv);
 		return -ENOMEM;
 	}
-	nv = vma_insert_prepared(mm, nv, to, to + new_len, v->flags, v->name, moved_offset(v, old, to, dontunmap));
+	nv = vma_insert_prepared(mm, nv, to, to + new_len, v->flags, v->name, moved_offset(v, old, to));
 	moved_from(nv, v);
 	err = mm_move_entries(mm, old, to, old_len);
 	if (err) {
@@ -114,11 +111,17 @@ static long mremap_move(struct mm *mm, struct vma *v, unsigned long old, unsigne
 		vma_merge_neighbours(mm, nv);	/* now: a never-written one may continue what v was cut from */
 		return (long)to;
 	}
-	vma_merge_neighbours(mm, nv);	/* never with v: their identities differ (moved_offset()) */
+	/* MR-20: Linux 6.12 merges the copy with alike neighbours but never
+	 * with v, and tries no merge for v at all: both of v's ends stay as
+	 * they are until a neighbour changes (kept_cut lets the checker
+	 * accept them) */
+	vma_merge_neighbours_except(mm, nv, v);
 	vma_set_flags(mm, v, v->flags & ~VM_LOCKED_MASK);	/* ML-17: the old range is no longer locked */
 	v->anon = 0;	/* and its pages are gone: Linux unlinks its anon_vma (MF-7) */
 	v->anon_inherited = false;
-	vma_merge_neighbours(mm, v);
+	v->kept_cut = true;
+	if (v->next)
+		v->next->kept_cut = true;
 	return (long)to;
 }
 

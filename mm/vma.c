@@ -572,9 +572,14 @@ static bool anon_allows(const struct vma *target, const struct vma *v)
 
 struct vma *vma_merge_neighbours(struct mm *mm, struct vma *v)
 {
+	return vma_merge_neighbours_except(mm, v, NULL);
+}
+
+struct vma *vma_merge_neighbours_except(struct mm *mm, struct vma *v, const struct vma *avoid)
+{
 	struct vma *lo = v->prev, *hi = v->next;
-	bool with_lo = lo && vma_mergeable(lo, v) && anon_allows(lo, v);
-	bool with_hi = hi && vma_mergeable(v, hi) && anon_allows(hi, v);
+	bool with_lo = lo && lo != avoid && vma_mergeable(lo, v) && anon_allows(lo, v);
+	bool with_hi = hi && hi != avoid && vma_mergeable(v, hi) && anon_allows(hi, v);
 
 	v->kept_cut = false;	/* v changed: both its ends are tried again */
 	if (hi)

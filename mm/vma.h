@@ -129,9 +129,10 @@ struct vma {
 	 * holds the parent's too, which stops merges). */
 	u64 anon;
 	bool anon_inherited;
-	/* start is a cut that a failed unmap left (MU-7): Linux leaves the
-	 * two pieces apart until one of them changes (vma_merge_neighbours()
-	 * clears it), so the checker lets them be alike. */
+	/* start is a boundary Linux leaves as it is until one of the two
+	 * VMAs changes (vma_merge_neighbours() clears it): a failed unmap's
+	 * cut (MU-7), either end of a MREMAP_DONTUNMAP source (MR-20). The
+	 * checker lets the two be alike. */
 	bool kept_cut;
 	struct vma *prev, *next;	/* sorted by address */
 
@@ -275,6 +276,9 @@ bool vma_mergeable(const struct vma *a, const struct vma *b);
  * allocates, never fails. O(log n).
  */
 struct vma *vma_merge_neighbours(struct mm *mm, struct vma *v);
+
+/* The same, but never with avoid (NULL: any), which then stays as it is. */
+struct vma *vma_merge_neighbours_except(struct mm *mm, struct vma *v, const struct vma *avoid);
 
 /*
  * Give private v an anon identity if it has none, as Linux's

@@ -179,6 +179,19 @@ static void test_mremap(void)
 	       shape(h, h + 6 * PAGE));
 	munmap(b + PAGE, 3 * PAGE);
 
+	anon(b, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_FIXED);
+	anon(b + 4 * PAGE, PAGE, PROT_READ | PROT_WRITE, MAP_FIXED);
+	tap_ok(mremap(b, 2 * PAGE, 2 * PAGE, MREMAP_MAYMOVE | MREMAP_FIXED | MREMAP_DONTUNMAP, b + 2 * PAGE) ==
+			       b + 2 * PAGE &&
+		       same(shape(h, h + 6 * PAGE), "hole:1 rw-p:2 rw-p:3"),
+	       "MR-20: a MREMAP_DONTUNMAP copy of unwritten memory merges with an alike neighbour, "
+	       "not with the VMA it came from (%s)", shape(h, h + 6 * PAGE));
+	mprotect(b + PAGE, PAGE, PROT_READ);
+	mprotect(b + PAGE, PAGE, PROT_READ | PROT_WRITE);
+	tap_ok(same(shape(h, h + 6 * PAGE), "hole:1 rw-p:5"), "MR-20: until the old range's piece next to it changes (%s)",
+	       shape(h, h + 6 * PAGE));
+	munmap(b, 5 * PAGE);
+
 	anon(b, PAGE, PROT_READ | PROT_WRITE, MAP_FIXED);
 	anon(far, PAGE, PROT_READ | PROT_WRITE, MAP_FIXED);
 	far[0] = 1;

@@ -86,6 +86,9 @@ struct vma_file_ops {
 	/* Optional: the file's device (stat's st_dev encoding) and inode
 	 * number, which /proc/<pid>/maps shows. */
 	void (*ident)(struct vma_file *f, u32 *dev, u64 *ino);
+	/* The file only names its mappings and holds none of their pages
+	 * (a private hugetlb mapping's: its pages are anonymous, as on Linux). */
+	bool names_only;
 };
 
 struct vma_file {
@@ -120,7 +123,7 @@ struct vma {
 	unsigned flags;
 	const char *name;		/* path of the file it came from, or NULL */
 	u64 offset;			/* see above */
-	struct vma_file *file;		/* pages come from this file (a memfd), or NULL */
+	struct vma_file *file;		/* the file it maps (a memfd, a hugetlb file...), or NULL */
 	struct vma *prev, *next;	/* sorted by address */
 
 	/* AVL tree links, private to vma.c */
@@ -128,6 +131,12 @@ struct vma {
 	int height;			/* of this subtree; a leaf is 1 */
 	unsigned long max_gap;		/* largest gap before any VMA of this subtree */
 };
+
+/* Do v's pages come from its file (which holds a reference on each)? */
+static inline bool vma_file_pages(const struct vma *v)
+{
+	return v->file && !v->file->ops->names_only;
+}
 
 /*
  * The lowest address a new mapping below v may reach: v->start, less

@@ -21,6 +21,7 @@
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include "tap.h"
+#include "mm_util.h"
 
 #ifndef MAP_HUGETLB
 #define MAP_HUGETLB 0x40000
@@ -45,16 +46,6 @@ static long read_text(const char *path)
 	return n;
 }
 
-/* A number from /proc/meminfo ("Key:   N ..."), or -1. */
-static long meminfo(const char *key)
-{
-	char *p;
-
-	if (read_text("/proc/meminfo") < 0 || !(p = strstr(buf, key)))
-		return -1;
-	return strtol(p + strlen(key) + 1, NULL, 10);
-}
-
 static int set_pool(long n)
 {
 	char s[32];
@@ -70,17 +61,6 @@ static int set_pool(long n)
 static long pool(void)
 {
 	return read_text("/proc/sys/vm/nr_hugepages") < 0 ? -1 : strtol(buf, NULL, 10);
-}
-
-static int on_teachos(void)
-{
-	struct utsname u;
-	size_t n;
-
-	if (uname(&u))
-		return 0;
-	n = strlen(u.release);
-	return n > 8 && strcmp(u.release + n - 8, "-teachos") == 0;
 }
 
 static long zeroed_bytes(void)
@@ -744,27 +724,10 @@ struct maps_entry {
 	char name[64];
 };
 
-static char mapsbuf[65536];
-
-/* The whole of path in mapsbuf; its length or -1. */
-static long read_all(const char *path)
-{
-	int fd = open(path, O_RDONLY);
-	long len = 0, n;
-
-	if (fd < 0)
-		return -1;
-	while ((n = read(fd, mapsbuf + len, sizeof(mapsbuf) - 1 - (size_t)len)) > 0)
-		len += n;
-	close(fd);
-	mapsbuf[len] = '\0';
-	return len;
-}
-
-/* The start of the maps/smaps header line of the VMA holding addr in mapsbuf, or NULL. */
+/* The start of the maps/smaps header line of the VMA holding addr in mm_procbuf, or NULL. */
 static const char *vma_line(const void *addr)
 {
-	for (const char *l = mapsbuf; l && *l;) {
+	for (const char *l = mm_procbuf; l && *l;) {
 		char *e;
 		unsigned long s = strtoul(l, &e, 16), end = *e == '-' ? strtoul(e + 1, &e, 16) : 0;
 
@@ -783,7 +746,7 @@ static int maps_entry(const void *addr, struct maps_entry *m)
 	char *e;
 
 	memset(m, 0, sizeof(*m));
-	if (read_all("/proc/self/maps") < 0 || !(l = vma_line(addr)) || !(p = strchr(l, ' ')))
+	if (read_proc("/proc/self/maps") < 0 || !(l = vma_line(addr)) || !(p = strchr(l, ' ')))
 		return -1;
 	nl = strchr(l, '\n');
 	nl = nl ? nl : l + strlen(l);
@@ -806,7 +769,7 @@ static long smaps_kb(const void *addr, const char *key)
 {
 	const char *l, *next, *f;
 
-	if (read_all("/proc/self/smaps") < 0 || !(l = vma_line(addr)))
+	if (read_proc("/proc/self/smaps") < 0 || !(l = vma_line(addr)))
 		return -1;
 	for (next = strchr(l, '\n'); next && next[1] && (next[1] < '0' || next[1] > '9') &&
 	     (next[1] < 'a' || next[1] > 'f'); next = strchr(next + 1, '\n'))
@@ -821,7 +784,7 @@ static int smaps_flag(const void *addr, const char *word)
 	const char *l, *f, *eol;
 	size_t n = strlen(word);
 
-	if (read_all("/proc/self/smaps") < 0 || !(l = vma_line(addr)) || !(f = strstr(l, "VmFlags:")))
+	if (read_proc("/proc/self/smaps") < 0 || !(l = vma_line(addr)) || !(f = strstr(l, "VmFlags:")))
 		return 0;
 	eol = strchr(f, '\n');
 	for (f += 8; *f && (!eol || f < eol); f++)

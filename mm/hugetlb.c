@@ -447,7 +447,7 @@ static struct page *slot_page(struct page *s)
  */
 struct huge_file {
 	struct vma_file vf;	/* first: a struct vma_file * is a struct huge_file * */
-	u64 ino;		/* for /proc/<pid>/maps: first, as in struct huge_name */
+	u64 ino;		/* the inode number /proc/<pid>/maps shows */
 	struct hstate *h;
 	u64 first;		/* file page (in huge pages) of slot[0]: the mmap offset */
 	u64 n;			/* slots (huge pages) */
@@ -467,7 +467,7 @@ struct huge_file {
  */
 struct huge_name {
 	struct vma_file vf;
-	u64 ino;		/* as in struct huge_file */
+	u64 ino;		/* the inode number /proc/<pid>/maps shows */
 };
 
 static struct slab_cache huge_file_cache = SLAB_CACHE("huge_file", struct huge_file);

@@ -64,8 +64,9 @@ static inline bool vm_is_data(unsigned flags)
 }
 
 /*
- * What backs a file mapping whose pages come from the file itself (today
- * only a memfd, kernel/memfd.c). Counted: the open file holds a reference
+ * What backs a file mapping: a memfd (kernel/memfd.c), a file of fs/, a
+ * SysV segment, a hugetlb mapping's file (mm/hugetlb.c); the pages come
+ * from the file itself unless it is names_only. Counted: the open file holds a reference
  * and so does every VMA that maps it (vma_split() takes one for the new
  * half, vma_remove() drops the VMA's).
  */

@@ -16,6 +16,7 @@
 #include "errno.h"
 #include "printk.h"
 #include "page_alloc.h"
+#include "hugetlb.h"
 
 static struct slab_cache sb_cache = SLAB_CACHE("fs_sb", struct fs_sb);
 static struct slab_cache mount_cache = SLAB_CACHE("mount", struct mount);
@@ -137,6 +138,7 @@ void fs_init(void)
 	devtmpfs_sb = sb_new("devtmpfs", TMPFS_MAGIC, 0755);
 	proc_sb = sb_new("proc", PROC_SUPER_MAGIC, 0555);
 	sysfs_sb = sb_new("sysfs", SYSFS_MAGIC, 0555);	/* mounted by whoever wants it, as on Linux */
+	hugetlb_set_dev(next_dev++);	/* MAP_HUGETLB's files: Linux's internal hugetlbfs mount */
 	if (!devtmpfs_sb || !proc_sb || !sysfs_sb)
 		panic("fs: out of memory for /dev, /proc and sysfs");
 	sysfs_sb->mounts = 1;	/* its own reference: the one instance outlives every umount */

@@ -120,7 +120,7 @@ static long get_key(unsigned long uaddr, bool shared, struct futex_key *key)
 	if (copy_from_user(&val, (const void *)uaddr, sizeof(val)))
 		return -EFAULT;
 	v = vma_find(mm, uaddr);
-	if (v && !v->file && !(v->flags & (VM_SHARED | VM_WRITE)))
+	if (v && !vma_file_pages(v) && !(v->flags & (VM_SHARED | VM_WRITE)))
 		return -EFAULT;	/* read-only private anonymous memory: a copy-on-write page names no futex (Linux) */
 	if (v && (v->flags & VM_SHARED)) {
 		phys_addr_t pa = mm_lookup(mm, uaddr & ~(unsigned long)(PAGE_SIZE - 1));

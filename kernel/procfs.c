@@ -86,8 +86,11 @@ static void vm_flags_line(struct procbuf *b, unsigned f)
 {
 	static const struct { unsigned flag; char name[3]; } names[] = {
 		{ VM_READ, "rd" }, { VM_WRITE, "wr" }, { VM_EXEC, "ex" }, { VM_SHARED, "sh" },
-		{ VM_MAYREAD, "mr" }, { VM_MAYWRITE, "mw" }, { VM_MAYEXEC, "me" }, { VM_GROWSDOWN, "gd" },
-		{ VM_LOCKED, "lo" }, { VM_SEQ_READ, "sr" }, { VM_RAND_READ, "rr" }, { VM_DONTFORK, "dc" },
+		{ VM_MAYREAD, "mr" }, { VM_MAYWRITE, "mw" }, { VM_MAYEXEC, "me" },
+		{ VM_SHARED, "ms" },	/* VM_MAYSHARE: every MAP_SHARED mapping here */
+		{ VM_GROWSDOWN, "gd" }, { VM_LOCKED, "lo" }, { VM_SEQ_READ, "sr" }, { VM_RAND_READ, "rr" },
+		{ VM_DONTFORK, "dc" },
+		{ VM_HUGETLB, "de" },	/* VM_DONTEXPAND: hugetlbfs sets it on every hugetlb VMA */
 		{ VM_LOCKONFAULT, "lf" }, { VM_ACCOUNT, "ac" }, { VM_NORESERVE, "nr" }, { VM_HUGETLB, "ht" },
 		{ VM_WIPEONFORK, "wf" }, { VM_DONTDUMP, "dd" }, { VM_BTI, "bt" }, { VM_HUGEPAGE, "hg" },
 		{ VM_NOHUGEPAGE, "nh" }, { VM_MERGEABLE, "mg" }, { VM_SEALED, "sl" },
@@ -116,11 +119,14 @@ static void gen_maps(struct procbuf *b, struct mm *mm, bool smaps)
 		pb_printf(b, "Rss:            %8llu kB\n", (unsigned long long)rss);
 		pb_printf(b, "Pss:            %8llu kB\n", (unsigned long long)rss);
 		pb_printf(b, "Anonymous:      %8llu kB\n", (unsigned long long)rss);
-		pb_printf(b, "AnonHugePages:  %8llu kB\n",
-			  (unsigned long long)(thp_range_bytes(mm, v->start, v->end) >> 10));
+		u64 hshared = 0, hpriv = 0;	/* a hugetlb leaf is no transparent huge page */
+
+		pb_printf(b, "AnonHugePages:  %8llu kB\n", (unsigned long long)((v->flags & VM_HUGETLB) ? 0 :
+			  thp_range_bytes(mm, v->start, v->end) >> 10));
 		if (v->flags & VM_HUGETLB)
-			pb_printf(b, "Private_Hugetlb: %7llu kB\n",
-				  (unsigned long long)(hugetlb_rss_bytes(mm, (struct vma *)v, v->start, v->end) >> 10));
+			hugetlb_smaps_bytes(mm, (struct vma *)v, &hshared, &hpriv);
+		pb_printf(b, "Shared_Hugetlb: %8llu kB\n", (unsigned long long)(hshared >> 10));
+		pb_printf(b, "Private_Hugetlb: %7llu kB\n", (unsigned long long)(hpriv >> 10));
 		vm_flags_line(b, v->flags);
 	}
 }

@@ -7,6 +7,7 @@
 #include "errno.h"
 #include "kstring.h"
 #include "slab.h"
+#include "filemap.h"
 
 #define MAX_HSTATES HUGETLB_MAX_SIZES
 #define MAX_BOOT_WORDS 16
@@ -446,7 +447,9 @@ static struct page *slot_page(struct page *s)
  */
 struct huge_file {
 	struct vma_file vf;	/* first: a struct vma_file * is a struct huge_file * */
+	u64 ino;		/* the inode number /proc/<pid>/maps shows */
 	struct hstate *h;
+	u64 first;		/* file page (in huge pages) of slot[0]: the mmap offset */
 	u64 n;			/* slots (huge pages) */
 	u64 resv;		/* empty slots still reserved (0 for MAP_NORESERVE) */
 	bool reserving;		/* made with a reservation: every NULL slot is reserved */
@@ -457,18 +460,65 @@ struct huge_file {
 	bool held;
 };
 
+/*
+ * What names a private mapping: Linux's hugetlbfs file of an anonymous
+ * MAP_PRIVATE | MAP_HUGETLB mapping, which holds none of its pages (they
+ * are anonymous), only its identity in /proc/<pid>/maps.
+ */
+struct huge_name {
+	struct vma_file vf;
+	u64 ino;		/* the inode number /proc/<pid>/maps shows */
+};
+
 static struct slab_cache huge_file_cache = SLAB_CACHE("huge_file", struct huge_file);
+static struct slab_cache huge_name_cache = SLAB_CACHE("huge_name", struct huge_name);
 static struct huge_file *huge_files;
+static u32 huge_dev;		/* hugetlb_set_dev() */
+static u64 huge_next_ino = 1;
 
 static void huge_file_release(struct vma_file *vf);
-static const struct vma_file_ops huge_file_ops = { .release = huge_file_release };
+static void huge_name_release(struct vma_file *vf);
+static void huge_ident(struct vma_file *vf, u32 *dev, u64 *ino);
+static const struct vma_file_ops huge_file_ops = { .release = huge_file_release, .ident = huge_ident };
+static const struct vma_file_ops huge_name_ops = {
+	.release = huge_name_release, .ident = huge_ident, .names_only = true,
+};
+
+void hugetlb_set_dev(u32 dev)
+{
+	huge_dev = dev;
+}
+
+/* Either kind of file: its device and inode number. */
+static void huge_ident(struct vma_file *vf, u32 *dev, u64 *ino)
+{
+	*dev = huge_dev;
+	*ino = vf->ops == &huge_file_ops ? ((struct huge_file *)vf)->ino : ((struct huge_name *)vf)->ino;
+}
 
 static struct huge_file *huge_file_of(const struct vma *v)
 {
 	return v->file && v->file->ops == &huge_file_ops ? (struct huge_file *)v->file : NULL;
 }
 
-struct vma_file *hugetlb_file_create(struct hstate *h, u64 n, bool reserved)
+struct vma_file *hugetlb_private_create(void)
+{
+	struct huge_name *f = slab_alloc(&huge_name_cache);
+
+	if (!f)
+		return NULL;
+	f->vf.refs = 1;
+	f->vf.ops = &huge_name_ops;
+	f->ino = huge_next_ino++;
+	return &f->vf;
+}
+
+static void huge_name_release(struct vma_file *vf)
+{
+	slab_free(&huge_name_cache, vf);
+}
+
+struct vma_file *hugetlb_file_create(struct hstate *h, u64 first, u64 n)
 {
 	struct huge_file *f = slab_alloc(&huge_file_cache);
 	struct page *arr;
@@ -483,14 +533,25 @@ struct vma_file *hugetlb_file_create(struct hstate *h, u64 n, bool reserved)
 	}
 	f->vf.refs = 1;
 	f->vf.ops = &huge_file_ops;
+	f->ino = huge_next_ino++;
 	f->h = h;
+	f->first = first;
 	f->n = n;
-	f->resv = reserved ? n : 0;
-	f->reserving = reserved;
+	f->resv = 0;
+	f->reserving = false;
 	f->slot = page_address(arr);
 	f->next = huge_files;
 	huge_files = f;
 	return &f->vf;
+}
+
+void hugetlb_file_reserve(struct vma_file *vf)
+{
+	struct huge_file *f = (struct huge_file *)vf;
+
+	BUG_ON(vf->ops != &huge_file_ops || f->reserving);
+	f->reserving = true;
+	f->resv = f->n;
 }
 
 /* The last VMA is gone: the file's pages go back to the pool, its reservation goes. */
@@ -509,12 +570,12 @@ static void huge_file_release(struct vma_file *vf)
 	slab_free(&huge_file_cache, f);
 }
 
-/* The slot of v's file at base (huge-aligned, inside v), or NULL past the file's end. */
+/* The slot of v's file at base (huge-aligned, inside v), or NULL outside the file's slots. */
 static struct page **file_slot(const struct huge_file *f, const struct vma *v, unsigned long base)
 {
 	u64 i = (v->offset + (base - v->start)) / f->h->size;
 
-	return i < f->n ? &f->slot[i] : NULL;
+	return i >= f->first && i - f->first < f->n ? &f->slot[i - f->first] : NULL;
 }
 
 /*
@@ -568,18 +629,22 @@ void hugetlb_punch(struct vma *v, unsigned long start, unsigned long end)
 	mid = MIN(end, lo);			/* the head part ends here, the tail part starts at MAX(mid, hi) */
 	file_zero_part(f, v, start, mid);
 	file_zero_part(f, v, MAX(mid, hi), end);
+	if (lo >= hi)
+		return;
+	/* every mapping of these file pages lets go of them first, as Linux's
+	 * hugetlb_vmdelete_list(); then the file drops its own reference */
+	mm_unmap_file_range(&f->vf, vma_offset_at(v, lo) / PAGE_SIZE, vma_offset_at(v, hi) / PAGE_SIZE);
 	for (unsigned long va = lo; va < hi; va += f->h->size) {
 		struct page **sp = file_slot(f, v, va);
 
 		if (!sp)
 			break;
-		if (slot_page(*sp))
-			huge_page_put(f->h, *sp);
-		else if (!*sp && f->reserving) {
-			f->resv--;
-			f->h->resv--;
+		if (slot_page(*sp)) {
+			huge_page_put(f->h, *sp);	/* the file's reference was the last one */
+			*sp = HF_PUNCHED;
 		}
-		*sp = HF_PUNCHED;
+		/* an empty slot keeps its reservation: Linux's hole punch drops
+		 * the reserve map entry only with the page it removes */
 	}
 }
 
@@ -718,6 +783,8 @@ int hugetlb_copy(struct mm *dst, struct mm *src, struct vma *v)
 {
 	struct hstate *h = hugetlb_of_vma(v);
 
+	if (v->flags & VM_SHARED)
+		return 0;	/* the child faults the file's pages in (HT-10) */
 	for (unsigned long va = v->start; va < v->end; va += h->size) {
 		struct pt_cursor c, d;
 		struct page *pg;
@@ -729,7 +796,7 @@ int hugetlb_copy(struct mm *dst, struct mm *src, struct vma *v)
 			return -ENOMEM;
 		pg->refcount++;
 		child = c.val;
-		if (!(v->flags & VM_SHARED) && arch_pte_valid(c.val)) {
+		if (arch_pte_valid(c.val)) {
 			child = huge_entry(v, h, pg, false);
 			if (c.val != child)
 				huge_set(src, h, &c, child);	/* both copy on their next write */
@@ -768,4 +835,23 @@ u64 hugetlb_rss_bytes(struct mm *mm, struct vma *v, unsigned long start, unsigne
 			n += h->size;
 	}
 	return n;
+}
+
+void hugetlb_smaps_bytes(struct mm *mm, struct vma *v, u64 *shared, u64 *priv)
+{
+	struct hstate *h = hugetlb_of_vma(v);
+	int file_ref = huge_file_of(v) ? 1 : 0;	/* the file's own reference is not a mapping */
+
+	*shared = *priv = 0;
+	for (unsigned long va = v->start; va < v->end; va += h->size) {
+		struct pt_cursor c;
+		struct page *pg;
+
+		if (!huge_slot(mm, h, va, false, &c) || !(pg = huge_entry_page(c.val, c.level)))
+			continue;
+		if (pg->refcount - file_ref > 1)
+			*shared += h->size;
+		else
+			*priv += h->size;
+	}
 }

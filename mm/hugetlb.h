@@ -88,18 +88,40 @@ bool hugetlb_fault_can_take(const struct vma *v, unsigned long addr);
 /* Sizes at most (VM_HUGE_INDEX has two bits). */
 #define HUGETLB_MAX_SIZES 4
 
+/* The name /proc/<pid>/maps gives every MAP_HUGETLB mapping (Linux: its hugetlbfs file's). */
+#define HUGETLB_FILE_NAME "/anon_hugepage (deleted)"
+
 /*
- * The file behind a new shared mapping of n huge pages of h (Linux: the
- * hugetlbfs file of an anonymous MAP_SHARED | MAP_HUGETLB mapping), holding
- * the pages by index from the VMA's offset; reserved: the caller has
- * reserved n pages (hugetlb_reserve()), which the file now holds. One
+ * The file behind a new shared mapping of n huge pages of h from file page
+ * 'first' (the mmap offset in huge pages; Linux: the hugetlbfs file of an
+ * anonymous MAP_SHARED | MAP_HUGETLB mapping), holding the pages by index
+ * from the VMA's offset. No reservation yet (hugetlb_file_reserve()). One
  * reference, for the VMA; NULL when out of memory.
  */
-struct vma_file *hugetlb_file_create(struct hstate *h, u64 n, bool reserved);
+struct vma_file *hugetlb_file_create(struct hstate *h, u64 first, u64 n);
 
-/* MADV_REMOVE of [start, end) of v (a shared mapping), as Linux's hugetlbfs
- * hole punch: the file lets go of the whole huge pages inside, and of their
- * reservation, and zeroes the parts of huge pages at either end. */
+/* The caller has reserved the file's n pages (hugetlb_reserve()): the
+ * file holds that reservation now, one page per slot not yet faulted. */
+void hugetlb_file_reserve(struct vma_file *f);
+
+/*
+ * What names a new private mapping (Linux gives it a hugetlbfs file too):
+ * a device and inode number for /proc/<pid>/maps, shared by its splits and
+ * fork copies, and no pages (names_only). NULL when out of memory.
+ */
+struct vma_file *hugetlb_private_create(void);
+
+/* The device of the files above (Linux: hugetlbfs's internal mount), from fs_init(). */
+void hugetlb_set_dev(u32 dev);
+
+/*
+ * MADV_REMOVE of [start, end) of v (a shared mapping), as Linux's hugetlbfs
+ * hole punch: the whole huge pages inside are unmapped from every mapping
+ * of the file, in every address space, and the file lets go of them (a
+ * later fault takes a new page, unreserved); slots not faulted yet keep
+ * their reservation; the parts of huge pages at either end are zeroed in
+ * place (still mapped).
+ */
 void hugetlb_punch(struct vma *v, unsigned long start, unsigned long end);
 
 /*
@@ -130,8 +152,9 @@ void hugetlb_zap(struct mm *mm, struct vma *v, unsigned long start, unsigned lon
  * (empty, huge-aligned); pages are not copied. -ENOMEM if a table is missing. */
 int hugetlb_move(struct mm *mm, struct vma *v, unsigned long from, unsigned long to, unsigned long len);
 
-/* fork: share v's pages with the child (copy-on-write when private; a shared
- * mapping's later faults meet in its file). */
+/* fork: share v's private pages with the child, copy-on-write. A shared
+ * mapping's entries are not copied (Linux's vma_needs_copy()): the child's
+ * faults find the pages in the file. */
 int hugetlb_copy(struct mm *dst, struct mm *src, struct vma *v);
 
 /* mprotect: rewrite v's huge leaves in [start, end) for its new flags. */
@@ -139,6 +162,10 @@ void hugetlb_change_protection(struct mm *mm, struct vma *v, unsigned long start
 
 /* Present huge pages of v in [start, end), in bytes (for smaps). */
 u64 hugetlb_rss_bytes(struct mm *mm, struct vma *v, unsigned long start, unsigned long end);
+
+/* smaps' Shared_Hugetlb and Private_Hugetlb of v, in bytes: its present
+ * pages mapped more than once (anywhere), and the others, as Linux counts. */
+void hugetlb_smaps_bytes(struct mm *mm, struct vma *v, u64 *shared, u64 *priv);
 
 /* /proc/meminfo's hugepage lines, for the default size. */
 void hugetlb_meminfo(u64 *total, u64 *free, u64 *resv, u64 *size_kb);

@@ -362,7 +362,7 @@ int mm_fault(struct mm *mm, unsigned long addr, enum fault_access access)
 	if (arch_pte_swp_kind(c.val) == ARCH_SWP_GUARD)
 		return -SEGV_MAPERR;
 	pg = entry_page(c.val);
-	if (!pg && v->file)	/* memfd support (kernel/memfd.c): the file's page */
+	if (!pg && vma_file_pages(v))	/* memfd support (kernel/memfd.c): the file's page */
 		return file_fault(mm, v, &c, access);
 	if (!pg) {	/* first touch: a zeroed page of our own */
 		pg = alloc_pages(GFP_ZERO, 0);
@@ -789,9 +789,9 @@ u64 mm_pagemap_entry(struct mm *mm, unsigned long va)
 		return 0;	/* PM-2: not present (nothing, a guard marker, no table) */
 	pg = phys_to_page(pa);	/* a huge leaf: its first page holds the count */
 	pa += (va - base + (base & (span - 1))) & ~(u64)(PAGE_SIZE - 1);
-	if ((v->flags & VM_SHARED) || v->file)
+	if ((v->flags & VM_SHARED) || vma_file_pages(v))
 		e |= PM_FILE;	/* PM-3: page cache or shared memory, not private anonymous */
-	maps = page_count(pg) - (v->file ? 1 : 0);	/* the file's own reference is not a mapping */
+	maps = page_count(pg) - (vma_file_pages(v) ? 1 : 0);	/* the file's own reference is not a mapping */
 	if (maps == 1)
 		e |= PM_EXCLUSIVE;	/* PM-4 */
 	return e | ((pa >> PAGE_SHIFT) & PM_PFN_MASK);	/* PM-1 */

@@ -339,45 +339,55 @@ static long mmap_limits(struct mm *mm, unsigned long addr, unsigned long len, un
 	return 0;
 }
 
-/* The MAP_HUGETLB part of mmap (HT-1..4) at addr, placed: limits, reservation, the VMA. */
+/*
+ * The MAP_HUGETLB part of mmap (HT-1..4) at addr, placed: limits, the
+ * mapping's file, the offset, the reservation, the VMA. As on Linux, the
+ * file comes first (an ENOMEM there leaves MAP_FIXED's old mappings), the
+ * offset and the reservation are checked after the old mappings went, as
+ * hugetlbfs's mmap does in mmap_region() (a failure leaves a hole, HT-3, HT-4).
+ */
 static long mmap_hugetlb(struct mm *mm, struct hstate *h, unsigned long addr, unsigned long len,
-			 unsigned long flags, struct vma *next, unsigned vmflags, bool write)
+			 unsigned long flags, struct vma *next, unsigned vmflags, bool write, u64 off)
 {
 	bool reserve = !(flags & MAP_NORESERVE);
-	struct vma_file *file = NULL;
+	struct vma_file *file;
 	struct vma *v;
 	long err;
 
 	err = mmap_limits(mm, addr, len, flags, vmflags);	/* OC-4: not charged */
 	if (err)
 		return err;
-	/* MAP_FIXED's old mappings go before hugetlbfs reserves, as in Linux's
-	 * mmap_region() (vms_clean_up_area() closes them first), but a shared
-	 * mapping's file lives until the call is over: a failure leaves a hole */
+	/* HT-11: shared or private, the mapping is a file's, named in /proc/<pid>/maps */
+	file = (vmflags & VM_SHARED) ? hugetlb_file_create(h, off / h->size, len / h->size)
+				     : hugetlb_private_create();
+	if (!file)
+		return -ENOMEM;
+	/* MAP_FIXED's old mappings go before hugetlbfs checks and reserves, as in
+	 * Linux's mmap_region() (vms_clean_up_area() closes them first), but a
+	 * shared mapping's file lives until the call is over */
 	if (flags & MAP_FIXED) {
 		hugetlb_hold_files(mm, addr, addr + len);
 		err = mm_munmap(mm, addr, len);
 	}
+	if (!err && (off & (h->size - 1)))
+		err = -EINVAL;	/* HT-3: an offset inside a huge page */
 	if (!err && reserve && hugetlb_reserve(h, len / h->size))
 		err = -ENOMEM;	/* HT-4: the pool cannot cover it; nothing reserved */
 	hugetlb_release_held();	/* the old files die now, if that was their last mapping */
-	if (err)
+	if (err) {
+		vma_file_put(file);
 		return err;
-	if (vmflags & VM_SHARED) {	/* a file holds the pages and the reservation */
-		file = hugetlb_file_create(h, len / h->size, reserve);
-		if (!file) {
-			if (reserve)
-				h->resv -= len / h->size;
-			return -ENOMEM;
-		}
+	}
+	if (vmflags & VM_SHARED) {	/* the file holds the pages and the reservation */
+		if (reserve)
+			hugetlb_file_reserve(file);
 		reserve = false;
 	}
 	vmflags |= hugetlb_vma_flags(h, reserve);
-	v = mmap_insert(mm, addr, len, flags, next, vmflags, NULL, 0, &err);
+	v = mmap_insert(mm, addr, len, flags, next, vmflags, HUGETLB_FILE_NAME, off, &err);
 	if (!v) {
-		if (file)
-			vma_file_put(file);	/* drops the file's reservation */
-		else if (reserve)
+		vma_file_put(file);	/* a shared file drops its reservation */
+		if (reserve)
 			h->resv -= len / h->size;
 		return err;
 	}
@@ -434,7 +444,7 @@ long mm_mmap(struct mm *mm, unsigned long addr, unsigned long len, unsigned long
 		return err;
 	vmflags |= mm_prot_to_vm(prot) | ((VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC) & ~may_not);	/* MM-18: other bits ignored; FM-1 */
 	if (h)	/* ML-7: hugetlb memory is never VM_LOCKED */
-		return mmap_hugetlb(mm, h, addr, len, flags, next, vmflags & ~VM_NORESERVE, prot & PROT_WRITE);
+		return mmap_hugetlb(mm, h, addr, len, flags, next, vmflags & ~VM_NORESERVE, prot & PROT_WRITE, off);
 	vmflags |= mm->def_flags;	/* ML-11: mlockall(MCL_FUTURE) */
 	if (flags & MAP_LOCKED)
 		vmflags |= VM_LOCKED;	/* ML-9 */

@@ -64,8 +64,9 @@ static inline bool vm_is_data(unsigned flags)
 }
 
 /*
- * What backs a file mapping whose pages come from the file itself (today
- * only a memfd, kernel/memfd.c). Counted: the open file holds a reference
+ * What backs a file mapping: a memfd (kernel/memfd.c), a file of fs/, a
+ * SysV segment, a hugetlb mapping's file (mm/hugetlb.c); the pages come
+ * from the file itself unless it is names_only. Counted: the open file holds a reference
  * and so does every VMA that maps it (vma_split() takes one for the new
  * half, vma_remove() drops the VMA's).
  */
@@ -86,6 +87,9 @@ struct vma_file_ops {
 	/* Optional: the file's device (stat's st_dev encoding) and inode
 	 * number, which /proc/<pid>/maps shows. */
 	void (*ident)(struct vma_file *f, u32 *dev, u64 *ino);
+	/* The file only names its mappings and holds none of their pages
+	 * (a private hugetlb mapping's: its pages are anonymous, as on Linux). */
+	bool names_only;
 };
 
 struct vma_file {
@@ -121,7 +125,7 @@ struct vma {
 	unsigned flags;
 	const char *name;		/* path of the file it came from, or NULL */
 	u64 offset;			/* see above */
-	struct vma_file *file;		/* pages come from this file (a memfd), or NULL */
+	struct vma_file *file;		/* the file it maps (a memfd, a hugetlb file...), or NULL */
 	/* Linux's anon_vma as VMA merging sees it (MF-7, vma_anon_prepare()):
 	 * 0 until the first write fault (or transparent huge page fault) of a
 	 * private mapping, then an identity that the pieces of a split share.
@@ -141,6 +145,12 @@ struct vma {
 	int height;			/* of this subtree; a leaf is 1 */
 	unsigned long max_gap;		/* largest gap before any VMA of this subtree */
 };
+
+/* Do v's pages come from its file (which holds a reference on each)? */
+static inline bool vma_file_pages(const struct vma *v)
+{
+	return v->file && !v->file->ops->names_only;
+}
 
 /*
  * The lowest address a new mapping below v may reach: v->start, less

@@ -29,6 +29,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include "tap.h"
+#include "mm_util.h"	/* meminfo() */
 
 #define L64 (sizeof(long) == 8)
 /* Garbage for the upper half of a register (0 where longs are 32 bits). */
@@ -102,28 +103,12 @@ static unsigned u32_at(size_t off)
 	return v;
 }
 
-/* MemTotal from /proc/meminfo, in kB; 0 if it cannot be read. */
-static unsigned long long meminfo_total_kb(void)
-{
-	static char text[2048];
-	int fd = open("/proc/meminfo", O_RDONLY);
-	long n = fd < 0 ? -1 : read(fd, text, sizeof(text) - 1);
-	char *p;
-
-	if (fd >= 0)
-		close(fd);
-	if (n <= 0)
-		return 0;
-	text[n] = '\0';
-	p = strstr(text, "MemTotal:");
-	return p ? strtoull(p + 9, NULL, 10) : 0;
-}
-
 static void test_sysinfo(void)
 {
 	struct sysinfo si;
 	size_t end_of_unit = offsetof(struct sysinfo, mem_unit) + sizeof(si.mem_unit);
-	unsigned long long kb = meminfo_total_kb(), bytes;
+	long total = meminfo("MemTotal");
+	unsigned long long kb = total > 0 ? (unsigned long long)total : 0, bytes;
 
 	tap_is_long(sizeof(struct sysinfo), SYSINFO_SIZE, "the libc's struct sysinfo is Linux's size");
 	fill();

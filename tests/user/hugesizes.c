@@ -35,6 +35,7 @@
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include "tap.h"
+#include "mm_util.h"
 
 #ifndef MAP_HUGETLB
 #define MAP_HUGETLB 0x40000
@@ -63,20 +64,8 @@
 #define AT_REMOVEDIR_	0x200
 
 static char buf[16384];
-static unsigned long PAGE;
 static unsigned long cur_size;	/* the huge page size test_size() is at */
 static int use_sysfs;		/* /sys/kernel/mm/hugepages is there */
-
-static int on_teachos(void)
-{
-	struct utsname u;
-	size_t n;
-
-	if (uname(&u))
-		return 0;
-	n = strlen(u.release);
-	return n > 8 && strcmp(u.release + n - 8, "-teachos") == 0;
-}
 
 static long read_text(const char *path)
 {
@@ -244,15 +233,6 @@ static long sysfs_pool(int shift, long set)
 		close(fd);
 	}
 	return read_text(path) < 0 ? -1 : strtol(buf, NULL, 10);
-}
-
-static long meminfo(const char *key)
-{
-	char *p;
-
-	if (read_text("/proc/meminfo") < 0 || !(p = strstr(buf, key)))
-		return -1;
-	return strtol(p + strlen(key) + 1, NULL, 10);
 }
 
 /* ---- one size ---- */
@@ -443,7 +423,6 @@ int main(void)
 	long saved[MAX_SIZES];
 
 	tap_init();
-	PAGE = (unsigned long)getpagesize();
 	nw = expected_shifts(want, &dflt);
 	ng = probe_shifts(got, &bad_errno);
 	shifts_text(want, nw, ws, sizeof(ws));

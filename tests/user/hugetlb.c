@@ -21,6 +21,7 @@
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include "tap.h"
+#include "mm_util.h"
 
 #ifndef MAP_HUGETLB
 #define MAP_HUGETLB 0x40000
@@ -45,16 +46,6 @@ static long read_text(const char *path)
 	return n;
 }
 
-/* A number from /proc/meminfo ("Key:   N ..."), or -1. */
-static long meminfo(const char *key)
-{
-	char *p;
-
-	if (read_text("/proc/meminfo") < 0 || !(p = strstr(buf, key)))
-		return -1;
-	return strtol(p + strlen(key) + 1, NULL, 10);
-}
-
 static int set_pool(long n)
 {
 	char s[32];
@@ -70,17 +61,6 @@ static int set_pool(long n)
 static long pool(void)
 {
 	return read_text("/proc/sys/vm/nr_hugepages") < 0 ? -1 : strtol(buf, NULL, 10);
-}
-
-static int on_teachos(void)
-{
-	struct utsname u;
-	size_t n;
-
-	if (uname(&u))
-		return 0;
-	n = strlen(u.release);
-	return n > 8 && strcmp(u.release + n - 8, "-teachos") == 0;
 }
 
 static long zeroed_bytes(void)
@@ -725,6 +705,293 @@ static void test_fixed_reserve_fails(unsigned long hsz)
 	munmap(area, len + hsz);
 }
 
+/*
+ * HT-9: MADV_REMOVE punches a hole in the mapping's file: the whole huge
+ * pages in the range go from every mapping of the file (a fork child's
+ * too, which then reads zeros from a fresh page) and back to the pool at
+ * once; a huge page the range ends inside is zeroed there and stays; a
+ * page not faulted yet keeps its reservation (Linux drops the reserve map
+ * entry only with a page it removes), which its first fault then uses.
+ */
+static void test_punch_everywhere(unsigned long hsz)
+{
+	const unsigned long pg = (unsigned long)getpagesize();
+	long free0 = meminfo("HugePages_Free"), rsvd0 = meminfo("HugePages_Rsvd"), free1, rsvd1, free2, rsvd2, rsvd3;
+	char *p = mmap(NULL, 3 * hsz, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
+	int up[2], down[2], st = 0, r1 = -2, r2 = -2;
+	char c = 0;
+	pid_t pid;
+
+	if (p == MAP_FAILED || pipe(up) != 0 || pipe(down) != 0) {
+		tap_skip("HT-9: no shared mapping of 3 huge pages or no pipe (errno %d)", errno);
+		if (p != MAP_FAILED)
+			munmap(p, 3 * hsz);
+		return;
+	}
+	memset(p, 0x11, 2 * hsz);	/* two pages faulted, the third still reserved */
+	pid = fork();
+	if (pid == 0) {
+		int mapped = p[0] == 0x11 && p[hsz + pg] == 0x11;	/* both mapped here too */
+
+		if (write(up[1], &c, 1) != 1 || read(down[0], &c, 1) != 1)
+			_exit(64);
+		_exit((p[0] != 0) | (p[hsz + pg] != 0) << 1 | (p[hsz + 3 * pg] != 0x11) << 2 | !mapped << 3);
+	}
+	if (pid < 0 || read(up[0], &c, 1) != 1) {
+		tap_skip("HT-9: no fork child (errno %d)", errno);
+		munmap(p, 3 * hsz);
+		return;
+	}
+	free1 = meminfo("HugePages_Free");
+	rsvd1 = meminfo("HugePages_Rsvd");
+	r1 = madvise(p, hsz + 2 * pg, MADV_REMOVE);	/* the first page, and two small pages of the second */
+	free2 = meminfo("HugePages_Free");
+	r2 = madvise(p + 2 * hsz, hsz, MADV_REMOVE);	/* the page nobody touched */
+	rsvd2 = meminfo("HugePages_Rsvd");
+	if (write(down[1], &c, 1) != 1)
+		st = -1;
+	waitpid(pid, &st, 0);
+	tap_ok(r1 == 0 && free1 == free0 - 2 && rsvd1 == rsvd0 + 1 && free2 == free0 - 1,
+	       "HT-9: MADV_REMOVE of a huge page another process maps gives it back to the pool at once (%d; Free %ld -> "
+	       "%ld -> %ld, Rsvd %ld -> %ld)", r1, free0, free1, free2, rsvd0, rsvd1);
+	tap_ok(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	       "HT-9: the fork child then reads zeros there, and in the zeroed part of the huge page the range ends "
+	       "inside, whose rest it still sees (status 0x%x)", st);
+	tap_ok(r2 == 0 && rsvd2 == rsvd1, "HT-9: MADV_REMOVE of a page not faulted yet keeps its reservation (%d; Rsvd %ld -> %ld)",
+	       r2, rsvd1, rsvd2);
+	p[2 * hsz] = 1;
+	rsvd3 = meminfo("HugePages_Rsvd");
+	munmap(p, 3 * hsz);
+	tap_ok(rsvd3 == rsvd0 && meminfo("HugePages_Free") == free0 && meminfo("HugePages_Rsvd") == rsvd0,
+	       "HT-9: its first touch uses that reservation (Rsvd %ld), and munmap gives everything back (Free %ld, Rsvd %ld)",
+	       rsvd3, meminfo("HugePages_Free"), meminfo("HugePages_Rsvd"));
+	close(up[0]);
+	close(up[1]);
+	close(down[0]);
+	close(down[1]);
+}
+
+/* One line of /proc/self/maps, split into its fields. */
+struct maps_entry {
+	char perms[5];
+	unsigned long long off, ino;
+	unsigned major, minor;
+	int name_col;		/* where the name starts in the line */
+	char name[64];
+};
+
+/* The start of the maps/smaps header line of the VMA holding addr in mm_procbuf, or NULL. */
+static const char *vma_line(const void *addr)
+{
+	for (const char *l = mm_procbuf; l && *l;) {
+		char *e;
+		unsigned long s = strtoul(l, &e, 16), end = *e == '-' ? strtoul(e + 1, &e, 16) : 0;
+
+		if (*e == ' ' && s <= (unsigned long)addr && (unsigned long)addr < end)
+			return l;
+		l = strchr(l, '\n');
+		l = l ? l + 1 : NULL;
+	}
+	return NULL;
+}
+
+/* Fill m from the /proc/self/maps line of the VMA holding addr; 0, or -1 if none. */
+static int maps_entry(const void *addr, struct maps_entry *m)
+{
+	const char *l, *nl, *p;
+	char *e;
+
+	memset(m, 0, sizeof(*m));
+	if (read_proc("/proc/self/maps") < 0 || !(l = vma_line(addr)) || !(p = strchr(l, ' ')))
+		return -1;
+	nl = strchr(l, '\n');
+	nl = nl ? nl : l + strlen(l);
+	memcpy(m->perms, p + 1, 4);	/* "start-end perms offset major:minor inode   name" */
+	m->off = strtoull(p + 6, &e, 16);
+	m->major = (unsigned)strtoul(e + 1, &e, 16);
+	if (*e != ':')
+		return -1;
+	m->minor = (unsigned)strtoul(e + 1, &e, 16);
+	m->ino = strtoull(e + 1, &e, 10);
+	while (*e == ' ')
+		e++;
+	m->name_col = (int)(e - l);
+	snprintf(m->name, sizeof(m->name), "%.*s", (int)(nl - e), e);
+	return 0;
+}
+
+/* A field ("Shared_Hugetlb:") of the smaps entry of the VMA holding addr, in kB, or -1. */
+static long smaps_kb(const void *addr, const char *key)
+{
+	const char *l, *next, *f;
+
+	if (read_proc("/proc/self/smaps") < 0 || !(l = vma_line(addr)))
+		return -1;
+	for (next = strchr(l, '\n'); next && next[1] && (next[1] < '0' || next[1] > '9') &&
+	     (next[1] < 'a' || next[1] > 'f'); next = strchr(next + 1, '\n'))
+		;	/* the entry's last line (field lines start with a capital) */
+	f = strstr(l, key);
+	return f && (!next || f < next) ? strtol(f + strlen(key), NULL, 10) : -1;
+}
+
+/* Does the VmFlags line of the smaps entry of the VMA holding addr have word? */
+static int smaps_flag(const void *addr, const char *word)
+{
+	const char *l, *f, *eol;
+	size_t n = strlen(word);
+
+	if (read_proc("/proc/self/smaps") < 0 || !(l = vma_line(addr)) || !(f = strstr(l, "VmFlags:")))
+		return 0;
+	eol = strchr(f, '\n');
+	for (f += 8; *f && (!eol || f < eol); f++)
+		if (f[-1] == ' ' && strncmp(f, word, n) == 0 && (f[n] == ' ' || f[n] == '\n' || !f[n]))
+			return 1;
+	return 0;
+}
+
+#define HUGE_NAME "/anon_hugepage (deleted)"
+
+/*
+ * HT-11: /proc/self/maps shows every MAP_HUGETLB mapping, shared or
+ * private, as a mapping of its hugetlbfs file: the name
+ * "/anon_hugepage (deleted)" in the name column, hugetlbfs's device, an
+ * inode of its own (kept by the rest of it after a munmap, and by a fork
+ * child) and the file offset (after the munmap of its first huge page,
+ * and the one mmap was given). smaps: VmFlags "ms" (shared) "de" "ht",
+ * no AnonHugePages, and Shared_Hugetlb/Private_Hugetlb by how many
+ * mappings a present page has (a fork copies no entry of a shared mapping,
+ * HT-10; a private one's it does).
+ */
+static void test_maps_names(unsigned long hsz)
+{
+	char *s = mmap(NULL, 2 * hsz, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
+	char *q = mmap(NULL, 2 * hsz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
+	struct maps_entry ms, mq, ms2, mq2;
+	int up[2], down[2], st = -1, ok;
+	char c = 0;
+	pid_t pid;
+
+	if (s == MAP_FAILED || q == MAP_FAILED || pipe(up) != 0 || pipe(down) != 0) {
+		tap_skip("HT-11: no shared and private mappings of two huge pages (errno %d)", errno);
+		if (s != MAP_FAILED)
+			munmap(s, 2 * hsz);
+		if (q != MAP_FAILED)
+			munmap(q, 2 * hsz);
+		return;
+	}
+	s[0] = 1;
+	q[0] = 1;
+	ok = maps_entry(s, &ms) == 0 && maps_entry(q, &mq) == 0;
+	tap_ok(ok && strcmp(ms.name, HUGE_NAME) == 0 && strcmp(ms.perms, "rw-s") == 0 && ms.off == 0 &&
+	       (ms.major || ms.minor) && ms.ino != 0,
+	       "HT-11: a shared MAP_HUGETLB mapping in /proc/self/maps: '%s' %s offset %llx device %02x:%02x inode %llu",
+	       ms.name, ms.perms, ms.off, ms.major, ms.minor, ms.ino);
+	tap_ok(ok && strcmp(mq.name, HUGE_NAME) == 0 && strcmp(mq.perms, "rw-p") == 0 && mq.off == 0 &&
+	       mq.major == ms.major && mq.minor == ms.minor && mq.ino != 0 && mq.ino != ms.ino,
+	       "HT-11: a private one: '%s' %s offset %llx, the same device %02x:%02x, an inode of its own (%llu)", mq.name,
+	       mq.perms, mq.off, mq.major, mq.minor, mq.ino);
+#if defined(__aarch64__)
+	tap_ok(ms.name_col == 73 && mq.name_col == 73, "HT-11: the name starts in column 73 (%d, %d)", ms.name_col,
+	       mq.name_col);
+#endif
+	tap_ok(smaps_flag(s, "ms") && smaps_flag(s, "de") && smaps_flag(s, "ht") && !smaps_flag(q, "ms") &&
+	       smaps_flag(q, "de") && smaps_flag(q, "ht") && smaps_kb(s, "AnonHugePages:") == 0 &&
+	       smaps_kb(q, "AnonHugePages:") == 0,
+	       "HT-11: smaps VmFlags: ms (shared only), de, ht; AnonHugePages 0 (%ld, %ld)", smaps_kb(s, "AnonHugePages:"),
+	       smaps_kb(q, "AnonHugePages:"));
+	pid = fork();
+	if (pid == 0) {	/* the same file here: same device and inode */
+		struct maps_entry m;
+
+		if (read(down[0], &c, 1) != 1)
+			_exit(9);
+		s[1] = 2;	/* the child maps the shared page now */
+		if (write(up[1], &c, 1) != 1 || read(down[0], &c, 1) != 1)
+			_exit(9);
+		_exit(maps_entry(s, &m) != 0 || m.ino != ms.ino || m.major != ms.major || m.minor != ms.minor);
+	}
+	{
+		long sh0 = smaps_kb(s, "Shared_Hugetlb:"), pr0 = smaps_kb(s, "Private_Hugetlb:");
+		long qsh = smaps_kb(q, "Shared_Hugetlb:"), qpr = smaps_kb(q, "Private_Hugetlb:"), sh1 = -1, pr1 = -1;
+
+		if (pid > 0 && write(down[1], &c, 1) == 1 && read(up[0], &c, 1) == 1) {
+			sh1 = smaps_kb(s, "Shared_Hugetlb:");
+			pr1 = smaps_kb(s, "Private_Hugetlb:");
+		}
+		if (pid > 0 && write(down[1], &c, 1) == 1)
+			waitpid(pid, &st, 0);
+		tap_ok(sh0 == 0 && pr0 == (long)(hsz >> 10) && qsh == (long)(hsz >> 10) && qpr == 0,
+		       "HT-11, HT-10: after a fork, smaps: the shared page Shared_Hugetlb %ld Private_Hugetlb %ld kB (the child "
+		       "has no entry), the private one %ld / %ld kB (copy-on-write)", sh0, pr0, qsh, qpr);
+		tap_ok(sh1 == (long)(hsz >> 10) && pr1 == 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0,
+		       "HT-11: once the child maps it: Shared_Hugetlb %ld Private_Hugetlb %ld kB; the child's line has the same "
+		       "device and inode (status 0x%x)", sh1, pr1, st);
+	}
+	munmap(s, hsz);
+	munmap(q, hsz);
+	ok = maps_entry(s + hsz, &ms2) == 0 && maps_entry(q + hsz, &mq2) == 0;
+	tap_ok(ok && ms2.off == hsz && ms2.ino == ms.ino && mq2.off == hsz && mq2.ino == mq.ino,
+	       "HT-11: after munmap of the first huge page the rest shows offset %llx and %llx, the same inodes", ms2.off,
+	       mq2.off);
+	munmap(s + hsz, hsz);
+	munmap(q + hsz, hsz);
+	s = mmap(NULL, hsz, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS | MAP_HUGETLB, -1, (off_t)(2 * hsz));
+	q = mmap(NULL, hsz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, (off_t)(2 * hsz));
+	ok = s != MAP_FAILED && q != MAP_FAILED && maps_entry(s, &ms) == 0 && maps_entry(q, &mq) == 0;
+	if (ok)
+		ok = s[5] == 0 && (s[5] = 1) && q[5] == 0;	/* the page at that offset can be faulted in */
+	tap_ok(ok && ms.off == 2 * hsz && mq.off == 2 * hsz,
+	       "HT-11: a mapping made at offset 2 huge pages shows it (%llx, %llx) and works", ms.off, mq.off);
+	if (s != MAP_FAILED)
+		munmap(s, hsz);
+	if (q != MAP_FAILED)
+		munmap(q, hsz);
+	close(up[0]);
+	close(up[1]);
+	close(down[0]);
+	close(down[1]);
+}
+
+/*
+ * HT-3: an mmap offset inside a huge page is refused by hugetlbfs's mmap,
+ * after MAP_FIXED's old mappings went (Linux's mmap_region() clears the
+ * range before it calls the file): EINVAL, and a hole where they were.
+ */
+static void test_offset_refused(unsigned long hsz)
+{
+	const unsigned long pg = (unsigned long)getpagesize();
+	char *area = mmap(NULL, 2 * hsz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	char *at = (char *)(((uintptr_t)area + hsz - 1) & ~(uintptr_t)(hsz - 1));
+	long rsvd0 = meminfo("HugePages_Rsvd");
+	unsigned char vec;
+	char *r1, *r2, *r3;
+	int e1, e2, e3, kept, gone;
+
+	if (area == MAP_FAILED || pg >= hsz) {
+		tap_skip("HT-3: no room for the test (errno %d)", errno);
+		return;
+	}
+	at[0] = 7;
+	errno = 0;
+	r1 = mmap(NULL, hsz, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS | MAP_HUGETLB, -1, (off_t)pg);
+	e1 = errno;
+	errno = 0;
+	r2 = mmap(at, hsz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | MAP_FIXED_NOREPLACE, -1,
+		  (off_t)pg);
+	e2 = errno;
+	kept = syscall(SYS_mincore, at, pg, &vec) == 0 && at[0] == 7;
+	errno = 0;
+	r3 = mmap(at, hsz, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS | MAP_HUGETLB | MAP_FIXED, -1, (off_t)pg);
+	e3 = errno;
+	gone = syscall(SYS_mincore, at, pg, &vec) == -1 && errno == ENOMEM;
+	tap_ok(r1 == MAP_FAILED && e1 == EINVAL && r2 == MAP_FAILED && e2 == EEXIST && kept,
+	       "HT-3: MAP_HUGETLB at an offset inside a huge page: EINVAL (errno %d); MAP_FIXED_NOREPLACE over a mapping "
+	       "is EEXIST first (errno %d), the mapping kept (%d)", e1, e2, kept);
+	tap_ok(r3 == MAP_FAILED && e3 == EINVAL && gone && meminfo("HugePages_Rsvd") == rsvd0,
+	       "HT-3: with MAP_FIXED: EINVAL (errno %d), and the old mapping is gone (%d), nothing reserved", e3, gone);
+	munmap(area, 2 * hsz);
+}
+
 int main(void)
 {
 	long kb;
@@ -747,6 +1014,9 @@ int main(void)
 	test_munmap_late_cut(hsz);
 	test_shared_after_fork(hsz);
 	test_shared_file(hsz);
+	test_punch_everywhere(hsz);
+	test_maps_names(hsz);
+	test_offset_refused(hsz);
 	test_fixed_reserve_fails(hsz);
 	test_sigbus_code(hsz);
 	test_dontunmap(hsz);

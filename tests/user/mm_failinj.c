@@ -350,16 +350,6 @@ static void munlockall_unmap3(void)
 static char *thp_area;
 static int thp_made;
 
-/* AnonHugePages of /proc/meminfo in kB, or -1. */
-static long anon_huge_kb(void)
-{
-	const char *p;
-
-	if (read_proc("/proc/meminfo") < 0 || !(p = strstr(mm_procbuf, "AnonHugePages:")))
-		return -1;
-	return strtol(p + 14, NULL, 10);
-}
-
 /*
  * region: 4 MiB of one transparent huge page (or two), written with 'q':
  * the first aligned block of a fresh area that gets one (a block whose
@@ -373,7 +363,7 @@ static void map_thp(void)
 	for (int i = 0; i < 8 && !thp_made; i++, region += THP_SPAN) {
 		madvise(region, THP_SPAN, MADV_HUGEPAGE);
 		memset(region, 'q', THP_SPAN);
-		thp_made = anon_huge_kb() > 0;
+		thp_made = meminfo("AnonHugePages") > 0;
 	}
 	region -= THP_SPAN;
 }
@@ -406,11 +396,9 @@ static long pool_before = -1;
 /* /proc/meminfo's Hugepagesize in bytes, or 0. */
 static unsigned long huge_size(void)
 {
-	const char *p;
+	long kb = meminfo("Hugepagesize");
 
-	if (read_proc("/proc/meminfo") < 0 || !(p = strstr(mm_procbuf, "Hugepagesize:")))
-		return 0;
-	return strtoul(p + 13, NULL, 10) * 1024;
+	return kb > 0 ? (unsigned long)kb * 1024 : 0;
 }
 
 /* Read or set /proc/sys/vm/nr_hugepages (set: n >= 0); the pool size, or -1. */

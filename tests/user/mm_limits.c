@@ -25,23 +25,9 @@
 
 static unsigned long big_len;
 
-/* A /proc/meminfo field in kB, or -1. */
-static long meminfo_kb(const char *key)
-{
-	size_t kl = strlen(key);
-	const char *l;
-
-	if (read_proc("/proc/meminfo") < 0)
-		return -1;
-	for (l = mm_procbuf; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL)
-		if (strncmp(l, key, kl) == 0 && l[kl] == ':')
-			return strtol(l + kl + 1, NULL, 10);
-	return -1;
-}
-
 static long committed(void)
 {
-	return meminfo_kb("Committed_AS");
+	return meminfo("Committed_AS");
 }
 
 /* Is a change of Committed_AS (kB) want within SLACK_KB? */
@@ -273,12 +259,12 @@ static void test_charges(void)
 /* OC-4: a hugetlb mapping is not charged (needs two pages in the pool). */
 static void test_hugetlb(void)
 {
-	long hs = meminfo_kb("Hugepagesize"), d;
+	long hs = meminfo("Hugepagesize"), d;
 	void *p;
 
 	saved_huge = sysctl_get("nr_hugepages");
 	if (hs <= 0 || saved_huge < 0 || sysctl_set("nr_hugepages", saved_huge + 2) != 0 ||
-	    meminfo_kb("HugePages_Free") < 1) {
+	    meminfo("HugePages_Free") < 1) {
 		tap_skip("OC-4: no huge page can be put in the pool");
 		return;
 	}
@@ -293,8 +279,8 @@ static void test_hugetlb(void)
 static void test_strict(void)
 {
 	/* Hugetlb: the pools of every size (HugePages_Total counts the default size only) */
-	long total = meminfo_kb("MemTotal"), hugetlb = meminfo_kb("Hugetlb");
-	long swap = meminfo_kb("SwapTotal"), want, limit, c0;
+	long total = meminfo("MemTotal"), hugetlb = meminfo("Hugetlb");
+	long swap = meminfo("SwapTotal"), want, limit, c0;
 	unsigned long brk0 = sys_brk(0);
 	void *p, *q;
 
@@ -307,12 +293,12 @@ static void test_strict(void)
 	long pg = getpagesize() / 1024;
 
 	want = ((total - hugetlb) / pg * 30 / 100) * pg + swap;
-	limit = meminfo_kb("CommitLimit");
+	limit = meminfo("CommitLimit");
 	tap_ok(limit >= want - 2 * pg && limit <= want + 2 * pg && sysctl_get("overcommit_kbytes") == 0,
 	       "OC-8: CommitLimit is (RAM - hugetlb) * overcommit_ratio / 100 + swap (%ld kB, want %ld)", limit, want);
 	c0 = committed();
 	sysctl_set("overcommit_kbytes", c0 + 2 * (long)(LEN >> 10));
-	tap_ok(meminfo_kb("CommitLimit") == c0 + 2 * (long)(LEN >> 10) + swap && sysctl_get("overcommit_ratio") == 0,
+	tap_ok(meminfo("CommitLimit") == c0 + 2 * (long)(LEN >> 10) + swap && sysctl_get("overcommit_ratio") == 0,
 	       "OC-8: overcommit_kbytes replaces it (and clears overcommit_ratio)");
 	tap_ok(sysctl_set("overcommit_memory", 2) == 0, "overcommit_memory set to 2, CommitLimit %ld kB above Committed_AS",
 	       2 * (long)(LEN >> 10));
@@ -444,13 +430,13 @@ int main(void)
 	saved_maps = sysctl_get("max_map_count");
 	saved_huge = -1;
 	tap_ok(saved_mode >= 0 && saved_ratio >= 0 && saved_kbytes >= 0 && saved_maps > 0 && committed() >= 0 &&
-		       meminfo_kb("CommitLimit") >= 0,
+		       meminfo("CommitLimit") >= 0,
 	       "the sysctls (mode %ld, ratio %ld, kbytes %ld, max_map_count %ld) and Committed_AS/CommitLimit are there",
 	       saved_mode, saved_ratio, saved_kbytes, saved_maps);
 	if (on_teachos())
 		tap_ok(saved_mode == 0 && saved_ratio == 50 && saved_kbytes == 0 && saved_maps == 65530,
 		       "Linux's defaults: mode 0, ratio 50, kbytes 0, max_map_count 65530");
-	big_len = BIG ? BIG : ((unsigned long)meminfo_kb("MemTotal") << 10) + (64UL << 20);
+	big_len = BIG ? BIG : ((unsigned long)meminfo("MemTotal") << 10) + (64UL << 20);
 	sysctl_set("overcommit_memory", 0);
 	test_modes();
 	test_charges();

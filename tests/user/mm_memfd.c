@@ -181,6 +181,44 @@ static void test_seal_exec(void)
 	close(ex);
 }
 
+/*
+ * MD-5 with MAP_FIXED: a write seal refuses a shared writable mapping
+ * before MAP_FIXED's old mappings go (Linux checks the seals in do_mmap()
+ * and mapping_map_writable() before mmap_region() clears the range), so
+ * the old mapping stays, data and all. Both seals, over two VMAs.
+ */
+static void test_seal_fixed(void)
+{
+	static const struct { long seal; const char *name; } seals[] = {
+		{ SEAL_WRITE, "F_SEAL_WRITE" }, { SEAL_FUTURE_WRITE, "F_SEAL_FUTURE_WRITE" },
+	};
+
+	for (unsigned i = 0; i < sizeof(seals) / sizeof(seals[0]); i++) {
+		int fd = mfd(MFD_ALLOW_SEALING_, 4 * PAGE);
+		char *o = anon(NULL, 4 * PAGE, PROT_READ | PROT_WRITE, 0), *m;
+		int e, kept;
+		char before[64], after[64];
+
+		if (fd < 0 || o == MAP_FAILED || add_seals(fd, seals[i].seal) != 0) {
+			tap_skip("MD-5 MAP_FIXED over a mapping with %s: no set-up (errno %d)", seals[i].name, errno);
+			continue;
+		}
+		memset(o, 0x33, 4 * PAGE);
+		mprotect(o + 2 * PAGE, PAGE, PROT_READ);	/* two VMAs under the new mapping */
+		snprintf(before, sizeof(before), "%s", shape(o, o + 4 * PAGE));
+		errno = 0;
+		m = mmap(o + PAGE, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0);
+		e = errno;
+		snprintf(after, sizeof(after), "%s", shape(o, o + 4 * PAGE));
+		kept = can_read(o + PAGE) && o[PAGE] == 0x33 && o[2 * PAGE] == 0x33 && strcmp(before, after) == 0;
+		tap_ok(m == MAP_FAILED && e == EPERM && kept,
+		       "MD-5 MAP_FIXED of a memfd with %s, shared and writable, over a mapping: EPERM (errno %d), the old "
+		       "mapping kept with its data (%s)", seals[i].name, e, after);
+		munmap(o, 4 * PAGE);
+		close(fd);
+	}
+}
+
 int main(void)
 {
 	tap_init();
@@ -189,5 +227,6 @@ int main(void)
 	test_seal_rules();
 	test_seal_write();
 	test_seal_exec();
+	test_seal_fixed();
 	return tap_done();
 }

@@ -217,23 +217,6 @@ static void test_mmap_fixed(int sealed)
 	cleanup(b);
 }
 
-/* A number from /proc/meminfo ("Key:"), or -1. */
-static long meminfo_value(const char *key)
-{
-	static char text[4096];
-	int fd = open("/proc/meminfo", O_RDONLY);
-	long n = fd < 0 ? -1 : read(fd, text, sizeof(text) - 1);
-	char *p;
-
-	if (fd >= 0)
-		close(fd);
-	if (n <= 0)
-		return -1;
-	text[n] = '\0';
-	p = strstr(text, key);
-	return p ? strtol(p + strlen(key), NULL, 10) : -1;
-}
-
 /*
  * MS-21 comes before the huge-page reservation, as in Linux's
  * mmap_region(): MAP_FIXED | MAP_HUGETLB over a range holding a sealed
@@ -241,7 +224,7 @@ static long meminfo_value(const char *key)
  */
 static void test_mmap_fixed_hugetlb(void)
 {
-	long kb = meminfo_value("Hugepagesize:"), free_pages = meminfo_value("HugePages_Free:");
+	long kb = meminfo("Hugepagesize"), free_pages = meminfo("HugePages_Free");
 	unsigned long huge = (unsigned long)kb * 1024;
 	char *r, *a;
 	void *m;

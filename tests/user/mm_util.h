@@ -16,6 +16,8 @@
  *   probe_init(); can_read(p), can_write(p)   an access that may fault:
  *                                  SIGSEGV and SIGBUS are caught (sigsetjmp)
  *   do_mseal(addr, len, flags)     mseal(2) through syscall()
+ *   meminfo("HugePages_Free")      the number on that line of /proc/meminfo
+ *                                  (kB for sizes), -1 if it has no such line
  *   on_teachos()                   uname's release ends in "-teachos"
  */
 #ifndef MM_UTIL_H
@@ -219,6 +221,30 @@ static inline int vm_flag(const void *addr, const char *flag)
 		line = next ? next + 1 : NULL;
 	}
 	return s <= a && a < e ? 0 : -1;
+}
+
+/* ---- /proc/meminfo ---- */
+
+/* The number on /proc/meminfo's line "key: N ..." (key without its colon),
+ * or -1. Read into a buffer of its own: mm_procbuf is left alone. */
+static inline long meminfo(const char *key)
+{
+	static char text[8192];
+	int fd = open("/proc/meminfo", O_RDONLY);
+	size_t len = 0, kl = strlen(key);
+	const char *l;
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	while (len < sizeof(text) - 1 && (n = read(fd, text + len, sizeof(text) - 1 - len)) > 0)
+		len += (size_t)n;
+	close(fd);
+	text[len] = '\0';
+	for (l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+		if (strncmp(l, key, kl) == 0 && l[kl] == ':')
+			return strtol(l + kl + 1, NULL, 10);
+	return -1;
 }
 
 /* ---- accesses that may fault ---- */

@@ -59,6 +59,10 @@
 #define M_PAGE   (1ULL << M_PAGE_SHIFT)
 #define KERNEL_BASE (~0UL << VA_BITS)
 #define USER_END    (1UL << VA_BITS)
+/* The packed keys below hold a VA as its page number: VA_BITS - page shift
+ * bits, at most 36 in every layout (4K/48, 64K/52). */
+#define M_VPN(va)   (((u64)(va) & ((1ULL << VA_BITS) - 1)) >> M_PAGE_SHIFT)
+_Static_assert(VA_BITS - M_PAGE_SHIFT <= 36, "a VA page number must fit the model's 36-bit key field");
 
 /* TLBI kinds, the same numbers as ARCH_TLBI_* */
 #define K_LEAF 0
@@ -436,13 +440,13 @@ unsigned long tlb_model_sym_va(const void *sym)
 
 static u64 pack_info(int level, unsigned long va_base, int asid)
 {
-	return ((va_base & 0xffffffffffffULL) >> 12) | ((u64)(va_base >> 63) << 36) |
+	return M_VPN(va_base) | ((u64)(va_base >> 63) << 36) |
 	       ((u64)level << 37) | ((u64)(asid + 1) << 39);
 }
 
 static void unpack_info(u64 v, int *level, unsigned long *va_base, int *asid)
 {
-	*va_base = (unsigned long)((v & ((1ULL << 36) - 1)) << 12);
+	*va_base = (unsigned long)((v & ((1ULL << 36) - 1)) << M_PAGE_SHIFT);
 	if ((v >> 36) & 1)
 		*va_base |= KERNEL_BASE;
 	*level = (int)((v >> 37) & 3);
@@ -563,7 +567,7 @@ static const unsigned leaf_shifts[] = {
 
 static u64 tlb_key(bool walk, unsigned idx, unsigned long va, int tag)
 {
-	return ((va & 0xffffffffffffULL) >> 12) | ((u64)(va >> 63) << 36) | ((u64)idx << 37) |
+	return M_VPN(va) | ((u64)(va >> 63) << 36) | ((u64)idx << 37) |
 	       ((u64)walk << 41) | ((u64)(tag + 1) << 42) | ((u64)M.cpu << 59);
 }
 

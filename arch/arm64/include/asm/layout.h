@@ -9,8 +9,9 @@
  *
  * The valid pairs (Arm ARM D8.2, "Translation table walk", the tables of
  * initial lookup level per granule and TnSZ), restricted to those we
- * support without FEAT_LPA/FEAT_LPA2 (so no 52-bit VA and no level-0/1
- * blocks for 16K/64K):
+ * support without FEAT_LPA/FEAT_LPA2 (so 52-bit VA only with 64K pages,
+ * through FEAT_LVA, physical addresses of at most 48 bits, and no
+ * level-0/1 blocks for 16K/64K):
  *
  *   granule  VA_BITS  levels  first level  blocks
  *   4K       39       3       1            1G (L1), 2M (L2)
@@ -19,6 +20,7 @@
  *   16K      48       4       0 (2 entries) 32M (L2)
  *   64K      42       2       2            512M (L2)
  *   64K      48       3       1 (64 entries) 512M (L2)
+ *   64K      52       3       1 (1024 entries, an 8 KiB table; FEAT_LVA) 512M (L2)
  *
  * Software level numbers (mm/) count from 0 at the top of the walk, so
  * software level l is hardware level l + PT_HW_FIRST_LEVEL.
@@ -35,9 +37,17 @@
 
 #if !((GRANULE_SHIFT == 12 && (VA_BITS == 39 || VA_BITS == 48)) || \
       (GRANULE_SHIFT == 14 && (VA_BITS == 47 || VA_BITS == 48)) || \
-      (GRANULE_SHIFT == 16 && (VA_BITS == 42 || VA_BITS == 48)))
-#error "unsupported GRANULE/VA_BITS pair; valid: 4K 39|48, 16K 47|48, 64K 42|48"
+      (GRANULE_SHIFT == 16 && (VA_BITS == 42 || VA_BITS == 48 || VA_BITS == 52)))
+#error "unsupported GRANULE/VA_BITS pair; valid: 4K 39|48, 16K 47|48, 64K 42|48|52"
 #endif
+
+/*
+ * A VA wider than 48 bits needs FEAT_LVA (64K granule only; head.S checks
+ * ID_AA64MMFR2_EL1.VARange at boot). User mappings stay below
+ * USER_VA_WINDOW_BITS unless asked for higher (asm/memlayout.h).
+ */
+#define PT_VA_52           (VA_BITS > 48)
+#define USER_VA_WINDOW_BITS (VA_BITS > 48 ? 48 : VA_BITS)
 
 #define PAGE_SHIFT         GRANULE_SHIFT
 

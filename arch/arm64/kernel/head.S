@@ -8,8 +8,8 @@
  *
  * Before anything else it checks that the CPU implements the build's
  * translation granule (ID_AA64MMFR0_EL1.TGran*) and, with VA_BITS=52, 52-bit
- * VAs (ID_AA64MMFR2_EL1.VARange), and stops with a message on the UART if
- * not (check_granule).
+ * VAs (64K: ID_AA64MMFR2_EL1.VARange; 16K: TGran16 == 2, FEAT_LPA2), and
+ * stops with a message on the UART if not (check_granule).
  *
  * The boot tables built here are the smallest that let C run at its linked
  * virtual address (KIMAGE_VADDR):
@@ -128,7 +128,7 @@ el2_to_el1:
 /*
  * check_granule: return if ID_AA64MMFR0_EL1 says the CPU implements our
  * granule and, for a 52-bit VA, ID_AA64MMFR2_EL1 says it implements
- * FEAT_LVA; otherwise print why on the early UART (MMU off: Device memory)
+ * FEAT_LVA (64K) or FEAT_LPA2 (16K); otherwise print why on the early UART (MMU off: Device memory)
  * with the kernel-exit line the runner expects, and park the CPU.
  * TGran4 and TGran64 read 0xf when absent, TGran16 reads 0; VARange reads
  * 1 when 52-bit VAs are supported with the 64K granule, 0 for 48 bits.
@@ -143,7 +143,11 @@ check_granule:
 	cmp	x9, #0xf
 	b.eq	boot_refuse
 #endif
-#if PT_VA_52
+#if PT_LPA2
+	cmp	x9, #2				/* TGran16 == 2: 52-bit with LPA2 */
+	adr	x10, no_lpa2_msg
+	b.ne	boot_refuse
+#elif PT_VA_52
 	mrs	x9, id_aa64mmfr2_el1
 	ubfx	x9, x9, #16, #4			/* VARange */
 	adr	x10, no_lva_msg
@@ -165,7 +169,12 @@ no_granule_msg:
 	.ascii	"panic: this CPU lacks the " GRANULE_NAME " translation granule (ID_AA64MMFR0_EL1." TGRAN_FIELD
 	.ascii	"), which this kernel was built for; rebuild with another GRANULE= or use -cpu max\r\n"
 	.asciz	"kernel-exit: status=1\r\n"
-#if PT_VA_52
+#if PT_LPA2
+no_lpa2_msg:
+	.ascii	"panic: this CPU lacks FEAT_LPA2 for the " GRANULE_NAME " granule (ID_AA64MMFR0_EL1." TGRAN_FIELD " is not 2), "
+	.ascii	"which this kernel was built for (VA_BITS=52); rebuild with VA_BITS=48 or use -cpu max\r\n"
+	.asciz	"kernel-exit: status=1\r\n"
+#elif PT_VA_52
 no_lva_msg:
 	.ascii	"panic: this CPU lacks 52-bit virtual addresses (ID_AA64MMFR2_EL1.VARange is 0: no FEAT_LVA), "
 	.ascii	"which this kernel was built for (VA_BITS=52); rebuild with VA_BITS=48 or use -cpu max\r\n"

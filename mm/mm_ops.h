@@ -138,8 +138,10 @@ long mm_hugetlb_cut_check(struct mm *mm, unsigned long start, unsigned long end)
 
 /*
  * Where a mapping of len bytes without MAP_FIXED goes: the page-aligned
- * hint if [hint, hint + len) is free and inside the user range, else the
- * highest free gap below mmap_base; 0 when there is none. When found and
+ * hint if [hint, hint + len) is free and inside the default mmap window
+ * (USER_VA_WINDOW; all of user space for a hint above the window), else the
+ * highest free gap below mmap_base (raised by TASK_SIZE - USER_VA_WINDOW
+ * for a hint above the window); 0 when there is none. When found and
  * next is not NULL, *next is the VMA that will follow the mapping (for
  * vma_insert_before()).
  */

@@ -81,10 +81,30 @@ static bool hint_free(const struct vma *next, unsigned long addr, unsigned long 
 	return !next || addr + len <= vma_start_gap(next);
 }
 
+/*
+ * The default mmap window (asm/memlayout.h), as Linux's arm64
+ * arch_get_mmap_end() and arch_get_mmap_base(): a placement stays below
+ * USER_VA_WINDOW (2^48 on a 52-bit VA) unless its hint is above it; then it
+ * may reach TASK_SIZE, and its top-down search starts as far above
+ * mm->mmap_base as TASK_SIZE is above the window. Without a wider VA both
+ * are TASK_SIZE and mm->mmap_base.
+ */
+static unsigned long mmap_end_for(unsigned long hint)
+{
+	return hint > USER_VA_WINDOW ? TASK_SIZE : USER_VA_WINDOW;
+}
+
+static unsigned long mmap_base_for_hint(const struct mm *mm, unsigned long hint)
+{
+	return hint > USER_VA_WINDOW ? mm->mmap_base + (TASK_SIZE - USER_VA_WINDOW) : mm->mmap_base;
+}
+
 unsigned long mm_choose_address(struct mm *mm, unsigned long hint, unsigned long len, struct vma **next)
 {
+	unsigned long end = mmap_end_for(hint), base = mmap_base_for_hint(mm, hint);
+
 	hint = ALIGN_DOWN(hint, PAGE_SIZE);
-	if (hint && hint >= USER_MMAP_MIN && hint <= TASK_SIZE - len) {
+	if (hint && hint >= USER_MMAP_MIN && len <= end && hint <= end - len) {
 		struct vma *at = vma_find_from(mm, hint);
 
 		if (hint_free(at, hint, len)) {
@@ -93,7 +113,7 @@ unsigned long mm_choose_address(struct mm *mm, unsigned long hint, unsigned long
 			return hint;
 		}
 	}
-	return vma_find_gap_down(mm, len, mm->mmap_base, USER_MMAP_MIN, next);
+	return vma_find_gap_down(mm, len, base, USER_MMAP_MIN, next);
 }
 
 /* ---- munmap ---- */
@@ -269,14 +289,15 @@ static long mmap_place(struct mm *mm, unsigned long *addr, unsigned long len, un
 	if (align == PAGE_SIZE) {
 		*addr = mm_choose_address(mm, *addr, len, next);
 	} else {
-		unsigned long hint = ALIGN_UP(*addr, align);
-		bool hint_ok = hint && hint <= TASK_SIZE - len;
+		unsigned long hint = ALIGN_UP(*addr, align), end = mmap_end_for(*addr);
+		bool hint_ok = hint && len <= end && hint <= end - len;
 		struct vma *at = hint_ok ? vma_find_from(mm, hint) : NULL;
 
 		if (hint_ok && (!at || at->start >= hint + len)) {
 			*addr = hint;
 			*next = at;
-		} else if ((*addr = vma_find_gap_down(mm, len + align, mm->mmap_base, USER_MMAP_MIN, next))) {
+		} else if ((*addr = vma_find_gap_down(mm, len + align, mmap_base_for_hint(mm, *addr), USER_MMAP_MIN,
+						      next))) {
 			*addr = ALIGN_UP(*addr, align);	/* still inside the gap, below *next */
 		}
 	}

@@ -16,7 +16,8 @@
 #                 still fits in the 1 GiB)
 #   TLB/1G user   TLB entries for the 1 GiB of user pages (one per page)
 #   fault, mprotect  mmbench's anon_fault_page and mprotect_1page (instructions)
-# Logs: build/layouts/<layout>.log. Environment: LAYOUTS_TIMEOUT (default 900 s).
+# Logs: build/layouts/<layout>.log. Environment: LAYOUTS_TIMEOUT (default 900 s),
+# LAYOUTS_ONLY (a list of GRANULE-VA_BITS pairs to measure instead of all, e.g. "64K-52").
 set -u
 cd "$(dirname "$0")/.."
 
@@ -28,6 +29,7 @@ include arch/arm64/arch.mk
 x: ; @echo $(LAYOUTS)
 MK
 )
+layouts=${LAYOUTS_ONLY:-$layouts}
 bash tools/mkinitramfs.sh "$out/probe.cpio" /init=build/linux-arm64/bench/layoutprobe \
 	/bin/mmbench=build/linux-arm64/bench/mmbench >/dev/null
 

@@ -14,9 +14,12 @@ mm_rules_LIBS :=
 mm_rules_ARGS :=
 
 # The same rules with 16K and 64K pages (the kernel's headers, the model and
-# the fake machine all built for the layout; 64K skips the THP case).
-HOST_TESTS += mm_rules_16k_47 mm_rules_64k_48
+# the fake machine all built for the layout; 64K skips the THP case; 64K/52
+# has user addresses above 2^48, EW-8's window).
+HOST_TESTS += mm_rules_16k_47 mm_rules_64k_48 mm_rules_64k_52
 mm_rules_16k_47_SRCS := $(mm_rules_SRCS)
 mm_rules_16k_47_CFLAGS := $(mm_rules_CFLAGS) -DGRANULE_SHIFT=14 -DVA_BITS=47
 mm_rules_64k_48_SRCS := $(mm_rules_SRCS)
 mm_rules_64k_48_CFLAGS := $(mm_rules_CFLAGS) -DGRANULE_SHIFT=16 -DVA_BITS=48
+mm_rules_64k_52_SRCS := $(mm_rules_SRCS)
+mm_rules_64k_52_CFLAGS := $(mm_rules_CFLAGS) -DGRANULE_SHIFT=16 -DVA_BITS=52

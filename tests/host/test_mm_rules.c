@@ -1061,6 +1061,39 @@ static void test_asid_free(void)
 	       "is free again (%u mm_put() calls left it pending)", seq_after_put);
 }
 
+/*
+ * EW-8: the default mmap window (mm_choose_address()). With a 52-bit VA
+ * (64K/52) a mapping without a hint, or with a hint whose range crosses
+ * USER_VA_WINDOW, goes below it; a free hint above it is used, a taken one
+ * places the mapping elsewhere above it (Linux's arch_get_mmap_base());
+ * a page there can be touched and unmapped. With VA_BITS <= 48 the window
+ * is all of user space and a hint past TASK_SIZE is ignored.
+ */
+static void test_mmap_window(void)
+{
+	unsigned long hi = USER_VA_END > USER_VA_WINDOW ? USER_VA_WINDOW << 2 : USER_VA_END + P;
+	long r, s;
+
+	begin();
+	r = do_mmap(0, P, RW, ANON);
+	tap_ok(r > 0 && (unsigned long)r + P <= USER_VA_WINDOW, "EW-8: no hint: below the window (0x%lx)", r);
+	s = do_mmap(USER_VA_WINDOW - P, 2 * P, RW, ANON);
+	tap_ok(s > 0 && (unsigned long)s + 2 * P <= USER_VA_WINDOW,
+	       "EW-8: a hint whose range crosses the window's top is not used (0x%lx)", s);
+	r = do_mmap(hi, P, RW, ANON);
+	if (USER_VA_END > USER_VA_WINDOW) {
+		tap_ok(r == (long)hi, "EW-8: a free hint above the window (0x%lx) is used: 0x%lx", hi, r);
+		tap_ok(fault(hi, FAULT_WRITE) == 0, "EW-8: a write fault above 2^48 maps a page");
+		s = do_mmap(hi, P, RW, ANON);
+		tap_ok(s > 0 && (unsigned long)s >= USER_VA_WINDOW && (unsigned long)s + P <= USER_VA_END && s != r,
+		       "EW-8: a taken hint above the window places elsewhere above it (0x%lx)", s);
+		tap_ok(do_munmap(hi, P) == 0 && do_munmap((unsigned long)s, P) == 0, "EW-8: both unmap");
+	} else {
+		tap_ok(r > 0 && (unsigned long)r + P <= USER_VA_END, "EW-8: a hint past TASK_SIZE is ignored (0x%lx)", r);
+	}
+	end("EW-8 window");
+}
+
 int main(void)
 {
 	test_checks_fire();
@@ -1076,6 +1109,7 @@ int main(void)
 	test_pte_permissions();
 	test_thp();
 	test_hugetlb_runs();
+	test_mmap_window();
 	test_asid_free();
 	return tap_done();
 }

@@ -981,6 +981,7 @@ static const struct {
 	{ 12, 39, 3, 512, 16, 16, 1ULL << 30 },  { 12, 48, 4, 512, 16, 16, 1ULL << 30 },
 	{ 14, 47, 3, 2048, 128, 32, 32ULL << 20 }, { 14, 48, 4, 2, 128, 32, 32ULL << 20 },
 	{ 16, 42, 2, 8192, 32, 32, 512ULL << 20 }, { 16, 48, 3, 64, 32, 32, 512ULL << 20 },
+	{ 14, 52, 4, 32, 128, 32, 32ULL << 20 }, { 16, 52, 3, 1024, 32, 32, 512ULL << 20 },
 };
 
 static void test_layout(void)
@@ -1035,6 +1036,17 @@ static void test_layout(void)
 	tap_ok(tlb_model_violations(TLBM_CONFLICT) >= 1,
 	       "model: one member of a %u-page run changed -> conflict (%s)", arch_pt_cont_entries(PT_LAST_LEVEL),
 	       tlb_model_last_violation());
+#if PT_LPA2
+	/* TCR_EL1.DS = 1: bits [9:8] are OA[51:50]; our leaves leave them 0 and the model flags them. */
+	tap_ok((arch_pte_mk_leaf(RAM_BASE, PT_KERNEL_RW, PT_PMD_LEVEL) & (3ULL << 8)) == 0 &&
+	       (arch_pte_mk_leaf(RAM_BASE, PT_READ | PT_USER, PT_LAST_LEVEL) & (3ULL << 8)) == 0,
+	       "LPA2: leaves carry no SH bits (descriptor bits [9:8] are OA[51:50])");
+	tlb_model_clear_violations();
+	cur = leaf_at(run_va + pt_run_size(PT_LAST_LEVEL));
+	arch_pte_write(cur.ptep, cur.val | (1ULL << 8));
+	tap_ok(tlb_model_violations(TLBM_FORMAT) >= 1, "model: bit 8 set with DS = 1 -> format (%s)",
+	       tlb_model_last_violation());
+#endif
 }
 
 int main(void)

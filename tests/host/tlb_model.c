@@ -54,11 +54,21 @@
  * would go in bits [15:12] or [9:8] and [49:48] otherwise. Tables: bits
  * [50:48] (bit 51 and up are ignored or attributes); blocks and pages:
  * bits [49:48] (bit 50 is GP, 51 DBM). */
+/* FEAT_LPA2's format (TCR_EL1.DS = 1: 4K/16K with a 52-bit VA): bits [9:8]
+ * are OA[51:50], not SH, in every descriptor; zero with a 48-bit PA. */
+#define M_LPA2   (VA_BITS > 48 && M_PAGE_SHIFT != 16)
+#define D_OA_DS  (3ULL << 8)
 #define D_RES0_TABLE (7ULL << 48)
 #define D_RES0_LEAF  (3ULL << 48)
 #define M_PAGE   (1ULL << M_PAGE_SHIFT)
 #define KERNEL_BASE (~0UL << VA_BITS)
 #define USER_END    (1UL << VA_BITS)
+/* The packed keys below hold a VA as its page number: VA_BITS - page shift
+ * bits, at most 38 in every layout (16K/52; 36 for 4K/48 and 64K/52), then
+ * bit 38 for the kernel half. */
+#define M_VPN_BITS  38
+#define M_VPN(va)   (((u64)(va) & ((1ULL << VA_BITS) - 1)) >> M_PAGE_SHIFT)
+_Static_assert(VA_BITS - M_PAGE_SHIFT <= M_VPN_BITS, "a VA page number must fit the model's key field");
 
 /* TLBI kinds, the same numbers as ARCH_TLBI_* */
 #define K_LEAF 0
@@ -436,17 +446,17 @@ unsigned long tlb_model_sym_va(const void *sym)
 
 static u64 pack_info(int level, unsigned long va_base, int asid)
 {
-	return ((va_base & 0xffffffffffffULL) >> 12) | ((u64)(va_base >> 63) << 36) |
-	       ((u64)level << 37) | ((u64)(asid + 1) << 39);
+	return M_VPN(va_base) | ((u64)(va_base >> 63) << M_VPN_BITS) |
+	       ((u64)level << (M_VPN_BITS + 1)) | ((u64)(asid + 1) << (M_VPN_BITS + 3));
 }
 
 static void unpack_info(u64 v, int *level, unsigned long *va_base, int *asid)
 {
-	*va_base = (unsigned long)((v & ((1ULL << 36) - 1)) << 12);
-	if ((v >> 36) & 1)
+	*va_base = (unsigned long)((v & ((1ULL << M_VPN_BITS) - 1)) << M_PAGE_SHIFT);
+	if ((v >> M_VPN_BITS) & 1)
 		*va_base |= KERNEL_BASE;
-	*level = (int)((v >> 37) & 3);
-	*asid = (int)(v >> 39) - 1;
+	*level = (int)((v >> (M_VPN_BITS + 1)) & 3);
+	*asid = (int)(v >> (M_VPN_BITS + 3)) - 1;
 }
 
 static bool is_table(u64 d, int level)
@@ -467,6 +477,8 @@ static void check_format(u64 d, int level, unsigned long va)
 		why = "a last-level entry with bit 1 clear (reserved)";
 	else if (d & D_RES0_LOW)
 		why = "address bits below the granule set (RES0 without FEAT_LPA)";
+	else if (M_LPA2 && (d & D_OA_DS))
+		why = "bits [9:8] set with TCR_EL1.DS = 1: OA[51:50], beyond the 48-bit PA";
 	else if (is_table(d, level) && (d & D_RES0_TABLE))
 		why = "RES0 bits [50:48] set in a table descriptor";
 	else if (!is_table(d, level) && (d & D_RES0_LEAF))
@@ -563,8 +575,10 @@ static const unsigned leaf_shifts[] = {
 
 static u64 tlb_key(bool walk, unsigned idx, unsigned long va, int tag)
 {
-	return ((va & 0xffffffffffffULL) >> 12) | ((u64)(va >> 63) << 36) | ((u64)idx << 37) |
-	       ((u64)walk << 41) | ((u64)(tag + 1) << 42) | ((u64)M.cpu << 59);
+	/* VPN, kernel bit, index (4 bits), walk bit, tag + 1 (17 bits), CPU (3 bits): 64 bits */
+	return M_VPN(va) | ((u64)(va >> 63) << M_VPN_BITS) | ((u64)idx << (M_VPN_BITS + 1)) |
+	       ((u64)walk << (M_VPN_BITS + 5)) | ((u64)(tag + 1) << (M_VPN_BITS + 6)) |
+	       ((u64)M.cpu << (M_VPN_BITS + 23));
 }
 
 static struct tent *tlb_find(u64 key)
@@ -1183,6 +1197,10 @@ void tlb_model_set_cpus(int n)
 
 void tlb_model_set_cpu(int cpu)
 {
+	if (cpu < 0 || cpu > 7) {	/* tlb_key() keeps 3 bits of it */
+		fprintf(stderr, "tlb_model: CPU %d out of range 0..7\n", cpu);
+		abort();
+	}
 	M.cpu = cpu;
 }
 

@@ -304,6 +304,66 @@ static void test_shared_validate(void)
 	close(fd);
 }
 
+/*
+ * EW-8: the default mmap window. A kernel whose user space is wider than
+ * 48 bits (arm64 with a 52-bit VA) places mappings below 2^48 unless the
+ * hint is above 2^48; a hint above it may be used there, and if its range
+ * is taken the mapping still goes above 2^48. With a user space of at most
+ * 48 bits (Linux's usual arm64 builds, 32-bit kernels) a hint above the
+ * top is ignored. top is the measured TASK_SIZE.
+ */
+static void test_window(ul top)
+{
+	ul win, hi;
+	char *r, *q, *s;
+	int x;
+
+	if (sizeof(long) == 4) {
+		skip(6, "32-bit: no 48-bit window");
+		return;
+	}
+	win = (ul)1 << 24 << 24;	/* 2^48, written so a 32-bit build compiles */
+	hi = (ul)1 << 25 << 25;		/* 2^50 */
+	if (top <= win) {
+		r = mmap((void *)hi, PAGE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		tap_ok(r != MAP_FAILED && (ul)r + PAGE <= top, "EW-8: a hint above TASK_SIZE (%#lx) is ignored: %p", top, r);
+		if (r != MAP_FAILED)
+			munmap(r, PAGE);
+		skip(5, "user space not wider than 48 bits");
+		return;
+	}
+	r = mmap(NULL, PAGE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	tap_ok(r != MAP_FAILED && (ul)r + PAGE <= win && (ul)&x < win,
+	       "EW-8: TASK_SIZE %#lx: no hint places below 2^48 (%p), the stack is below it (%p)", top, r, (void *)&x);
+	if (r != MAP_FAILED)
+		munmap(r, PAGE);
+	q = mmap((void *)(win - PAGE), 2 * PAGE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	tap_ok(q != MAP_FAILED && (ul)q + 2 * PAGE <= win,
+	       "EW-8: a hint below 2^48 whose range crosses it is not used: placed below 2^48 (%p)", q);
+	if (q != MAP_FAILED)
+		munmap(q, 2 * PAGE);
+	r = mmap((void *)hi, PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	tap_ok((ul)r == hi, "EW-8: a free hint above 2^48 is used: %p", r);
+	if (r != MAP_FAILED) {
+		*r = 5;
+		tap_ok(*(volatile char *)r == 5 && strcmp(shape(r, r + PAGE), "rw-p:1") == 0,
+		       "EW-8: the page above 2^48 holds data and shows in /proc/self/maps");
+	} else {
+		skip(1, "no mapping");
+	}
+	s = mmap((void *)hi, PAGE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	tap_ok(s != MAP_FAILED && (ul)s >= win && (ul)s + PAGE <= top && s != r,
+	       "EW-8: a taken hint above 2^48 places elsewhere above 2^48 (%p)", s);
+	if (s != MAP_FAILED)
+		munmap(s, PAGE);
+	if (r != MAP_FAILED)
+		munmap(r, PAGE);
+	r = mmap(NULL, PAGE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	tap_ok(r != MAP_FAILED && (ul)r + PAGE <= win, "EW-8: afterwards no hint still places below 2^48 (%p)", r);
+	if (r != MAP_FAILED)
+		munmap(r, PAGE);
+}
+
 int main(void)
 {
 	ul top;
@@ -314,6 +374,7 @@ int main(void)
 	tap_ok(top > 0x10000000UL && (top & (PAGE - 1)) == 0, "TASK_SIZE measured: %#lx", top);
 	test_munmap_mprotect_madvise_mseal(top);
 	test_mmap(top);
+	test_window(top);
 	test_mremap();
 	test_brk();
 	test_widths();

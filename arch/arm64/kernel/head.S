@@ -7,8 +7,9 @@
  * at EL2 with -M virt,virtualization=on.
  *
  * Before anything else it checks that the CPU implements the build's
- * translation granule (ID_AA64MMFR0_EL1.TGran*) and stops with a message
- * on the UART if not (check_granule).
+ * translation granule (ID_AA64MMFR0_EL1.TGran*) and, with VA_BITS=52, 52-bit
+ * VAs (64K: ID_AA64MMFR2_EL1.VARange; 16K: TGran16 == 2, FEAT_LPA2), and
+ * stops with a message on the UART if not (check_granule).
  *
  * The boot tables built here are the smallest that let C run at its linked
  * virtual address (KIMAGE_VADDR):
@@ -126,33 +127,59 @@ el2_to_el1:
 
 /*
  * check_granule: return if ID_AA64MMFR0_EL1 says the CPU implements our
- * granule; otherwise print why on the early UART (MMU off: Device memory)
+ * granule and, for a 52-bit VA, ID_AA64MMFR2_EL1 says it implements
+ * FEAT_LVA (64K) or FEAT_LPA2 (16K); otherwise print why on the early UART (MMU off: Device memory)
  * with the kernel-exit line the runner expects, and park the CPU.
- * TGran4 and TGran64 read 0xf when absent, TGran16 reads 0.
+ * TGran4 and TGran64 read 0xf when absent, TGran16 reads 0; VARange reads
+ * 1 when 52-bit VAs are supported with the 64K granule, 0 for 48 bits.
  */
 check_granule:
 	mrs	x9, id_aa64mmfr0_el1
 	ubfx	x9, x9, #ID_TGRAN_SHIFT, #4
+	adr	x10, no_granule_msg
 #if GRANULE_SHIFT == 14
-	cbnz	x9, 2f
+	cbz	x9, boot_refuse
 #else
 	cmp	x9, #0xf
-	b.ne	2f
+	b.eq	boot_refuse
 #endif
-	adr	x10, no_granule_msg
+#if PT_LPA2
+	cmp	x9, #2				/* TGran16 == 2: 52-bit with LPA2 */
+	adr	x10, no_lpa2_msg
+	b.ne	boot_refuse
+#elif PT_VA_52
+	mrs	x9, id_aa64mmfr2_el1
+	ubfx	x9, x9, #16, #4			/* VARange */
+	adr	x10, no_lva_msg
+	cbz	x9, boot_refuse
+#endif
+	ret
+
+/* boot_refuse(x10 = NUL-terminated message): print it on the early UART and park. */
+boot_refuse:
 	mov	x11, #EARLYCON
 1:	ldrb	w12, [x10], #1
-	cbz	w12, 3f
+	cbz	w12, 2f
 	strb	w12, [x11]			/* PL011 UARTDR */
 	b	1b
-2:	ret
-3:	wfe
-	b	3b
+2:	wfe
+	b	2b
 
 no_granule_msg:
 	.ascii	"panic: this CPU lacks the " GRANULE_NAME " translation granule (ID_AA64MMFR0_EL1." TGRAN_FIELD
 	.ascii	"), which this kernel was built for; rebuild with another GRANULE= or use -cpu max\r\n"
 	.asciz	"kernel-exit: status=1\r\n"
+#if PT_LPA2
+no_lpa2_msg:
+	.ascii	"panic: this CPU lacks FEAT_LPA2 for the " GRANULE_NAME " granule (ID_AA64MMFR0_EL1." TGRAN_FIELD " is not 2), "
+	.ascii	"which this kernel was built for (VA_BITS=52); rebuild with VA_BITS=48 or use -cpu max\r\n"
+	.asciz	"kernel-exit: status=1\r\n"
+#elif PT_VA_52
+no_lva_msg:
+	.ascii	"panic: this CPU lacks 52-bit virtual addresses (ID_AA64MMFR2_EL1.VARange is 0: no FEAT_LVA), "
+	.ascii	"which this kernel was built for (VA_BITS=52); rebuild with VA_BITS=48 or use -cpu max\r\n"
+	.asciz	"kernel-exit: status=1\r\n"
+#endif
 	.balign	4
 
 /*

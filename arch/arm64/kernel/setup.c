@@ -153,6 +153,8 @@ static void map_image(void)
  * fixmap and ioremap areas): link boot_space's entry at the first level
  * where kernel_space has nothing yet. That is level 0 unless the layout's
  * top table is so small that the image shares the entry (16K, 48-bit).
+ * Nothing to do when an earlier call already linked a subtree holding va
+ * (16K/52: the fixmap and ioremap share one 128 TiB top-level entry).
  */
 static void share_subtree(unsigned long va)
 {
@@ -166,7 +168,7 @@ static void share_subtree(unsigned long va)
 		level++;
 	}
 	pt_walk(&boot_space, va, to.level, false, &from);
-	if (from.level != to.level || !arch_pte_valid(from.val))
+	if (from.level != to.level || !arch_pte_valid(from.val) || from.val == to.val)
 		return;
 	if (arch_pte_valid(to.val))
 		panic("share_subtree: va 0x%lx: the kernel's level-%d entry 0x%llx is in use", va,

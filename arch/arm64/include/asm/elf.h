@@ -16,12 +16,12 @@ typedef Elf64_Phdr elf_phdr_t;
 
 /*
  * Placement and randomisation of a new image, Linux's arm64 values:
- * ELF_ET_DYN_BASE (2/3 of the 48-bit user space) is where a PIE program
+ * ELF_ET_DYN_BASE (2/3 of the default mmap window: 48 bits at most) is where a PIE program
  * goes; STACK_RND_MASK the pages the stack top moves by (1 GiB), the
  * mmap base's random bits (Linux's default mmap_rnd_bits: 1 GiB too) and
  * the brk's random range (arch_randomize_brk: 1 GiB).
  */
-#define ELF_ET_DYN_BASE	(2 * (USER_VA_END / 3))
+#define ELF_ET_DYN_BASE	(2 * (USER_VA_WINDOW / 3))
 #define STACK_RND_MASK	(0x3ffffUL >> (PAGE_SHIFT - 12))
 #define MMAP_RND_BITS	(30 - PAGE_SHIFT)
 #define BRK_RND_RANGE	(1UL << 30)

@@ -9,16 +9,19 @@
  *
  * The valid pairs (Arm ARM D8.2, "Translation table walk", the tables of
  * initial lookup level per granule and TnSZ), restricted to those we
- * support without FEAT_LPA/FEAT_LPA2 (so no 52-bit VA and no level-0/1
- * blocks for 16K/64K):
+ * support with physical addresses of at most 48 bits (no FEAT_LPA) and no
+ * level-0/1 blocks for 16K/64K; a 52-bit VA needs FEAT_LVA with 64K pages,
+ * FEAT_LPA2 (TCR_EL1.DS) with 16K:
  *
  *   granule  VA_BITS  levels  first level  blocks
  *   4K       39       3       1            1G (L1), 2M (L2)
  *   4K       48       4       0            1G (L1), 2M (L2)
  *   16K      47       3       1            32M (L2)
  *   16K      48       4       0 (2 entries) 32M (L2)
+ *   16K      52       4       0 (32 entries; FEAT_LPA2, DS = 1) 32M (L2)
  *   64K      42       2       2            512M (L2)
  *   64K      48       3       1 (64 entries) 512M (L2)
+ *   64K      52       3       1 (1024 entries, an 8 KiB table; FEAT_LVA) 512M (L2)
  *
  * Software level numbers (mm/) count from 0 at the top of the walk, so
  * software level l is hardware level l + PT_HW_FIRST_LEVEL.
@@ -34,10 +37,22 @@
 #endif
 
 #if !((GRANULE_SHIFT == 12 && (VA_BITS == 39 || VA_BITS == 48)) || \
-      (GRANULE_SHIFT == 14 && (VA_BITS == 47 || VA_BITS == 48)) || \
-      (GRANULE_SHIFT == 16 && (VA_BITS == 42 || VA_BITS == 48)))
-#error "unsupported GRANULE/VA_BITS pair; valid: 4K 39|48, 16K 47|48, 64K 42|48"
+      (GRANULE_SHIFT == 14 && (VA_BITS == 47 || VA_BITS == 48 || VA_BITS == 52)) || \
+      (GRANULE_SHIFT == 16 && (VA_BITS == 42 || VA_BITS == 48 || VA_BITS == 52)))
+#error "unsupported GRANULE/VA_BITS pair; valid: 4K 39|48, 16K 47|48|52, 64K 42|48|52"
 #endif
+
+/*
+ * A VA wider than 48 bits needs FEAT_LVA with the 64K granule (head.S
+ * checks ID_AA64MMFR2_EL1.VARange at boot) and FEAT_LPA2 with 16K
+ * (ID_AA64MMFR0_EL1.TGran16 == 2). LPA2 is used with TCR_EL1.DS = 1, which
+ * turns descriptor bits [9:8] from SH into OA[51:50]: shareability then
+ * comes from TCR_EL1.SH0/SH1 (PTE_SH_INNER is 0). User mappings stay below
+ * USER_VA_WINDOW_BITS unless asked for higher (asm/memlayout.h).
+ */
+#define PT_VA_52           (VA_BITS > 48)
+#define PT_LPA2            (VA_BITS > 48 && GRANULE_SHIFT != 16)
+#define USER_VA_WINDOW_BITS (VA_BITS > 48 ? 48 : VA_BITS)
 
 #define PAGE_SHIFT         GRANULE_SHIFT
 
@@ -80,7 +95,7 @@
 #elif GRANULE_SHIFT == 14
 #define TCR_TG0_BITS       2
 #define TCR_TG1_BITS       1
-#define ID_TGRAN_SHIFT     20   /* TGran16: 0 not supported, 1 or 2 supported */
+#define ID_TGRAN_SHIFT     20   /* TGran16: 0 not supported, 1 or 2 supported (2: with 52-bit, LPA2) */
 #else
 #define TCR_TG0_BITS       1
 #define TCR_TG1_BITS       3

@@ -9,6 +9,11 @@
  *   0xfffffbfffe000000 .. 0xfffffbfffe200000   fixmap: one last-level table of slots
  *   0xfffffc0000000000 .. 0xfffffd0000000000   ioremap (device mappings)
  *
+ * With 64K/52 (FEAT_LVA) the same rules give user space [0, 2^52) (mmap
+ * and the stack below 2^48 by default: USER_VA_WINDOW), the linear map at
+ * 0xfff0000000000000, the image at 0xfff8000080000000, ioremap at
+ * 0xffffc00000000000 and the fixmap 8 GiB below it.
+ *
  * In general: user space is [0, 2^N), the kernel half [-2^N, 0) holds the
  * linear map in its lower half, the image 2 GiB above that, ioremap at
  * -2^(N-6) (2^(N-8) long), and the fixmap (what one last-level table maps:
@@ -27,8 +32,17 @@
 /* The translation granule: 4, 16 or 64 KiB pages. */
 #define PAGE_SIZE        (1UL << PAGE_SHIFT)
 
-/* Everything below this is user space, translated through TTBR0. */
+/* Everything below this is user space (TASK_SIZE), translated through TTBR0. */
 #define USER_VA_END      (1UL << VA_BITS)
+
+/*
+ * The default mmap window (Linux's DEFAULT_MAP_WINDOW): with a 52-bit VA,
+ * the stack, the mmap base and every placement without a hint above it stay
+ * below 2^48, so programs that keep tags or other data in bits 48-51 of a
+ * pointer keep working; mm_choose_address() goes above it only for a hint
+ * above it (or MAP_FIXED there). Equal to USER_VA_END for VA_BITS <= 48.
+ */
+#define USER_VA_WINDOW   (1UL << USER_VA_WINDOW_BITS)
 
 /*
  * User layout: the stack ends at USER_STACK_TOP and may use USER_STACK_SIZE
@@ -37,7 +51,7 @@
  * exec (kernel/exec.c) moves the stack top and the mmap base of each new
  * image down by random amounts (randomize_va_space) and sets mm->mmap_base.
  */
-#define USER_STACK_TOP   USER_VA_END
+#define USER_STACK_TOP   USER_VA_WINDOW
 #define USER_STACK_SIZE  (8UL << 20)
 #define USER_MMAP_BASE   (USER_STACK_TOP - USER_STACK_SIZE - (128UL << 20))
 #define USER_MMAP_MIN    0x10000UL

@@ -30,7 +30,9 @@
  *   [4:2]    AttrIndx, an index into MAIR_EL1 (see MAIR_EL1_VALUE)
  *   [6]      AP[1]: EL0 may access
  *   [7]      AP[2]: read-only
- *   [9:8]    SH: shareability (3 = inner shareable)
+ *   [9:8]    SH: shareability (3 = inner shareable); with FEAT_LPA2's
+ *            TCR_EL1.DS = 1 (16K/52) OA[51:50] instead, always 0 here, and
+ *            every mapping is inner shareable through TCR_EL1.SH0/SH1
  *   [10]     AF: access flag (we always set it; no hardware AF management)
  *   [11]     nG: not global, the TLB entry is tagged with the ASID
  *   [47:12]  output address (page, block or next-level table)
@@ -77,8 +79,14 @@ static inline bool arch_has_bti(void)
 #define PTE_ATTRINDX_MASK  ((pteval_t)7 << 2)
 #define PTE_USER           ((pteval_t)1 << 6)
 #define PTE_RDONLY         ((pteval_t)1 << 7)
+#if PT_LPA2
+/* TCR_EL1.DS = 1: bits [9:8] are OA[51:50] (zero: PAs stay below 2^48); TCR gives SH. */
+#define PTE_SH_INNER       ((pteval_t)0)
+#define PTE_SH_MASK        ((pteval_t)0)
+#else
 #define PTE_SH_INNER       ((pteval_t)3 << 8)
 #define PTE_SH_MASK        ((pteval_t)3 << 8)
+#endif
 #define PTE_AF             ((pteval_t)1 << 10)
 #define PTE_NG             ((pteval_t)1 << 11)
 #define PTE_OA_MASK        ((pteval_t)0x0000ffffffffffffULL & ~(pteval_t)(PAGE_SIZE - 1))

@@ -71,14 +71,21 @@
 #define TCR_SH1_INNER		(_UL(3) << 28)
 #define TCR_TG1			(_UL(TCR_TG1_BITS) << 30)
 #define TCR_AS16		(_UL(1) << 36)
+/* FEAT_LPA2's descriptor format (52-bit VA with 16K pages: PT_LPA2). */
+#define TCR_DS			(_UL(PT_LPA2) << 59)
 #define TCR_EL1_VALUE		(TCR_T0SZ | TCR_IRGN0_WBWA | TCR_ORGN0_WBWA | TCR_SH0_INNER | \
 				 TCR_TG0 | TCR_T1SZ | TCR_IRGN1_WBWA | TCR_ORGN1_WBWA |   \
-				 TCR_SH1_INNER | TCR_TG1 | TCR_AS16)
+				 TCR_SH1_INNER | TCR_TG1 | TCR_AS16 | TCR_DS)
 
 /* Boot-table descriptors (the full format lives in asm/pgtable.h). */
 #define PTE_TABLE		3		/* valid table descriptor */
-/* A block: valid block (1), AttrIndx 0 (Normal WB), SH inner (3 << 8), AF (1 << 10). */
+/* A block: valid block (1), AttrIndx 0 (Normal WB), SH inner (3 << 8; with
+ * LPA2 those bits are OA[51:50] and TCR gives SH), AF (1 << 10). */
+#if PT_LPA2
+#define BOOT_BLOCK_ATTRS	(1 | (0 << 2) | (1 << 10))
+#else
 #define BOOT_BLOCK_ATTRS	(1 | (0 << 2) | (3 << 8) | (1 << 10))
+#endif
 
 #define BOOT_STACK_SIZE		16384
 

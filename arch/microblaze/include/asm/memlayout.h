@@ -43,6 +43,8 @@
 
 /* Everything below this is user space. */
 #define USER_VA_END      _UL(0xc0000000)
+/* The default mmap window (arm64's is narrower with a 52-bit VA): all of it. */
+#define USER_VA_WINDOW   USER_VA_END
 
 /*
  * User layout: the stack ends at USER_STACK_TOP and may use USER_STACK_SIZE

@@ -120,7 +120,8 @@ static long advise_discard(struct mm *mm, struct vma *v, unsigned long s, unsign
 /*
  * MA-13: MADV_COLLAPSE of v's part [s, e): each whole aligned huge block
  * in it becomes one transparent huge page. EINVAL when v cannot have one
- * (shared, file or hugetlb memory, MADV_NOHUGEPAGE, too small), when the
+ * (shared, file or hugetlb memory, MADV_NOHUGEPAGE, too small, never
+ * written: no anon identity), when the
  * part ends before its first whole block begins, or when a block has no
  * writable page; ENOMEM when a huge page or its table cannot be had.
  */
@@ -130,8 +131,8 @@ static long advise_collapse(struct mm *mm, struct vma *v, unsigned long s, unsig
 	unsigned long hs = ALIGN_UP(s, size), he = ALIGN_DOWN(e, size);
 	long last = 0;
 
-	if (!thp_collapse_allowed(v))
-		return -EINVAL;
+	if (!thp_collapse_allowed(v) || !v->anon)
+		return -EINVAL;	/* Linux's thp_vma_allowable_order() also wants an anon_vma (MF-7) */
 	if (hs < s || hs > he)
 		return -EINVAL;	/* no whole block, and the part runs past none (Linux's count goes negative) */
 	for (unsigned long b = hs; b < he; b += size) {

@@ -142,6 +142,12 @@ static void test_collapse(unsigned long huge, int teachos)
 	p[2 * huge] = 1;
 	tap_ok(collapse_is(p + 2 * huge, huge, EINVAL), "MA-13: a MADV_NOHUGEPAGE block: EINVAL (errno %d)", errno);
 	munmap(raw, 4 * huge);
+	raw = mmap(NULL, 3 * huge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	p = (unsigned char *)(((uintptr_t)raw + huge - 1) & ~(uintptr_t)(huge - 1));
+	tap_ok(raw != MAP_FAILED && p[0] == 0 && collapse_is(p + PAGE, huge - PAGE, EINVAL),
+	       "MA-13, MF-7: in a mapping never written (no anon_vma), even a range holding no whole block: EINVAL "
+	       "(errno %d)", errno);
+	munmap(raw, 3 * huge);
 	s = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	s[0] = 1;
 	tap_ok(collapse_is(s, PAGE, EINVAL), "MA-13: a mapping too small for a huge page: EINVAL (errno %d)", errno);

@@ -354,7 +354,7 @@ int mm_fault(struct mm *mm, unsigned long addr, enum fault_access access)
 	if (v->flags & VM_HUGETLB)
 		return hugetlb_fault(mm, v, addr, access);
 	if (access == FAULT_WRITE)
-		vma_anon_prepare(mm, v);	/* MF-7: before can_write_now() below asks */
+		vma_anon_prepare(v);	/* MF-7: before can_write_now() below asks */
 	if (!thp_fault(mm, v, addr))
 		return 0;	/* a whole huge leaf (transparent huge page) */
 	if (!entry_at(mm, addr, true, &c))
@@ -720,7 +720,7 @@ static struct page *page_for_fill(struct mm *mm, unsigned long va)
 
 	if (!v || !entry_at(mm, va, true, &c) || arch_pte_swp_kind(c.val) == ARCH_SWP_GUARD)
 		return NULL;
-	vma_anon_prepare(mm, v);	/* a write, as a fault's would be (MF-7) */
+	vma_anon_prepare(v);	/* a write, as a fault's would be (MF-7) */
 	pg = entry_page(c.val);
 	if (!pg) {
 		pg = alloc_pages(GFP_ZERO, 0);
@@ -823,7 +823,7 @@ static struct page *force_page(struct mm *mm, unsigned long va, bool write)
 	if (!pg)
 		return NULL;	/* a guard marker */
 	if (write)
-		vma_anon_prepare(mm, v);	/* MF-7: a write, as through a fault */
+		vma_anon_prepare(v);	/* MF-7: a write, as through a fault */
 	if (write && !(v->flags & VM_SHARED) && page_count(pg) > 1) {
 		if (cow_copy(mm, v, &c, pg))
 			return NULL;

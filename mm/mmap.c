@@ -118,19 +118,6 @@ unsigned long mm_choose_address(struct mm *mm, unsigned long hint, unsigned long
 
 /* ---- munmap ---- */
 
-/*
- * The checks Linux's vms_gather_munmap_vmas() makes before an unmap of
- * [start, end) changes anything (munmap, and MAP_FIXED's implicit unmap),
- * in its order: it meets the VMAs from the lowest, so first the first
- * one's cut at start (OC-11's count when the hole is inside it, its seal,
- * MU-5's huge-page cut), then each VMA's seal, then the last one's cut at
- * end. Only the first can hold start and only the last can hold end
- * strictly inside. One tree lookup: *first is the first VMA the range
- * reaches (NULL if none) and *last the last. 0, -ENOMEM, -EPERM or -EINVAL.
- * Linux has cut the first VMA at start by the time it meets the later
- * checks, and an error there leaves that cut (MU-7: two VMAs in
- * /proc/self/maps until one of them changes): so does ours.
- */
 /* munmap_check()'s err after the first VMA's checks: v keeps the cut at start (MU-7). */
 static long late_error(struct mm *mm, struct vma *v, unsigned long start, bool cut, long err)
 {
@@ -145,6 +132,19 @@ static long late_error(struct mm *mm, struct vma *v, unsigned long start, bool c
 	return err;
 }
 
+/*
+ * The checks Linux's vms_gather_munmap_vmas() makes before an unmap of
+ * [start, end) changes anything (munmap, and MAP_FIXED's implicit unmap),
+ * in its order: it meets the VMAs from the lowest, so first the first
+ * one's cut at start (OC-11's count when the hole is inside it, its seal,
+ * MU-5's huge-page cut), then each VMA's seal, then the last one's cut at
+ * end. Only the first can hold start and only the last can hold end
+ * strictly inside. One tree lookup: *first is the first VMA the range
+ * reaches (NULL if none) and *last the last. 0, -ENOMEM, -EPERM or -EINVAL.
+ * Linux has cut the first VMA at start by the time it meets the later
+ * checks, and an error there leaves that cut (MU-7: two VMAs in
+ * /proc/self/maps until one of them changes): so does ours.
+ */
 static long munmap_check(struct mm *mm, unsigned long start, unsigned long end,
 			 struct vma **first, struct vma **last)
 {

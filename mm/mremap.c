@@ -38,8 +38,7 @@ static u64 moved_offset(const struct vma *v, unsigned long old, unsigned long to
 static void moved_from(struct vma *nv, const struct vma *v)
 {
 	nv->file = vma_file_get(v->file);	/* memfd support */
-	nv->anon = v->anon;
-	nv->anon_inherited = v->anon_inherited;
+	vma_anon_copy(nv, v);
 }
 
 /*

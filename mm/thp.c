@@ -47,7 +47,7 @@ int thp_fault(struct mm *mm, struct vma *v, unsigned long addr)
 	if (!pt_walk(&mm->pt, base, THP_LEVEL, true, &c) || c.level != THP_LEVEL ||
 	    c.val != ARCH_PTE_INVALID)
 		return 1;	/* a table or something else is there already */
-	vma_anon_prepare(mm, v);	/* MF-7: Linux prepares the anon_vma first, read or write */
+	vma_anon_prepare(v);	/* MF-7: Linux prepares the anon_vma first, read or write */
 	table = pxd_alloc(&mm->pt, THP_LEVEL + 1);	/* the deposit thp_split() will use */
 	if (!table)
 		return 1;

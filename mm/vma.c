@@ -492,8 +492,7 @@ struct vma *vma_split(struct mm *mm, struct vma *v, unsigned long addr)
 	hi->name = v->name;
 	hi->file = vma_file_get(v->file);
 	hi->offset = vma_offset_at(v, addr);
-	hi->anon = v->anon;	/* the pieces share the anon_vma */
-	hi->anon_inherited = v->anon_inherited;
+	vma_anon_copy(hi, v);	/* the pieces share the anon_vma */
 	v->end = addr;
 	link_after(mm, v, hi);
 	return hi;
@@ -542,10 +541,8 @@ static void absorb_next(struct mm *mm, struct vma *lo, struct vma *hi)
 {
 	unsigned long end = hi->end;
 
-	if (!lo->anon) {	/* Linux's dup_anon_vma(): the survivor takes hi's */
-		lo->anon = hi->anon;
-		lo->anon_inherited = hi->anon_inherited;
-	}
+	if (!lo->anon)
+		vma_anon_copy(lo, hi);	/* Linux's dup_anon_vma(): the survivor takes hi's */
 	vma_remove(mm, hi);	/* first, so lo never overlaps hi */
 	vma_adjust(mm, lo, lo->start, end);
 }
@@ -559,15 +556,19 @@ void vma_unsplit(struct mm *mm, struct vma *lo)
 	absorb_next(mm, lo, hi);
 }
 
+/* Has v an anon identity of its own, not fork's (Linux: a one-entry anon_vma chain)? */
+static bool anon_own(const struct vma *v)
+{
+	return v->anon && !v->anon_inherited;
+}
+
 /*
  * Linux's is_mergeable_anon_vma(v's, target's, target): may v merge into
  * its neighbour target as far as their anon identities go?
  */
 static bool anon_allows(const struct vma *target, const struct vma *v)
 {
-	bool own = target->anon && !target->anon_inherited;	/* a one-entry anon_vma chain */
-
-	return ((!v->anon || !target->anon) && own) || v->anon == target->anon;
+	return ((!v->anon || !target->anon) && anon_own(target)) || v->anon == target->anon;
 }
 
 struct vma *vma_merge_neighbours(struct mm *mm, struct vma *v)
@@ -604,16 +605,15 @@ static bool anon_compatible(const struct vma *a, const struct vma *b)
 
 static u64 last_anon;	/* the last anon identity given: they are never reused */
 
-void vma_anon_prepare(struct mm *mm, struct vma *v)
+void vma_anon_prepare(struct vma *v)
 {
 	const struct vma *n = v->next, *p = v->prev;
 
-	(void)mm;
 	if (v->anon || (v->flags & (VM_SHARED | VM_HUGETLB)))
 		return;
-	if (n && anon_compatible(v, n) && n->anon && !n->anon_inherited)
+	if (n && anon_compatible(v, n) && anon_own(n))
 		v->anon = n->anon;
-	else if (p && anon_compatible(p, v) && p->anon && !p->anon_inherited)
+	else if (p && anon_compatible(p, v) && anon_own(p))
 		v->anon = p->anon;
 	else
 		v->anon = ++last_anon;

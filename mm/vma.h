@@ -298,7 +298,14 @@ struct vma *vma_merge_neighbours_except(struct mm *mm, struct vma *v, const stru
  * next VMA is tried first); else a new one. Shared and hugetlb VMAs get
  * none. Never allocates, never fails.
  */
-void vma_anon_prepare(struct mm *mm, struct vma *v);
+void vma_anon_prepare(struct vma *v);
+
+/* dst takes src's anon identity (0: none), as pieces and moves of one VMA share it. */
+static inline void vma_anon_copy(struct vma *dst, const struct vma *src)
+{
+	dst->anon = src->anon;
+	dst->anon_inherited = src->anon_inherited;
+}
 
 /*
  * fork: child, the copy of parent, gets an identity of its own, inherited,

@@ -266,7 +266,7 @@ static void huge(void)
 	expect_fires("a huge leaf in a shared VMA", "cannot hold a huge page");
 	set_entry(mms[0], hs, HUGE_LEVEL, ARCH_PTE_INVALID);
 
-	vma_anon_prepare(mms[0], vma_find(mms[0], ht));	/* as a THP fault would: only the counter is wrong */
+	vma_anon_prepare(vma_find(mms[0], ht));	/* as a THP fault would: only the counter is wrong */
 	set_entry(mms[0], ht, HUGE_LEVEL, leaf);
 	expect_fires("a transparent huge leaf the THP counter does not know", "THP: counter");
 	set_entry(mms[0], ht, HUGE_LEVEL, ARCH_PTE_INVALID);

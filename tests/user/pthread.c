@@ -362,9 +362,36 @@ static void *atomic_incr(void *arg)
 	return NULL;
 }
 
+/*
+ * The compiler's atomics in one thread: a compare-exchange that stores
+ * says so, one that finds another value says so and hands it back (also
+ * for values 2^31 apart), exchange and fetch-add return the old value.
+ * MicroBlaze's inline expansion in the cross GCC got the first two the
+ * wrong way round, so programs there call tests/lib/arch/microblaze/atomic.S.
+ */
+static void atomic_rules(void)
+{
+	volatile int w = 5;
+	int e = 5, ok;
+
+	ok = __atomic_compare_exchange_n(&w, &e, 6, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST) && w == 6 && e == 5;
+	e = 5;
+	ok &= !__atomic_compare_exchange_n(&w, &e, 7, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST) && w == 6 && e == 6;
+	w = INT32_MIN;
+	e = 0;
+	ok &= !__atomic_compare_exchange_n(&w, &e, 1, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST) && w == INT32_MIN &&
+	      e == INT32_MIN;
+	w = 3;
+	ok &= __atomic_exchange_n(&w, 4, __ATOMIC_SEQ_CST) == 3 && w == 4;
+	ok &= __atomic_fetch_add(&w, 2, __ATOMIC_SEQ_CST) == 4 && __atomic_add_fetch(&w, 1, __ATOMIC_SEQ_CST) == 7;
+	tap_ok(ok, "compare-exchange reports a store and a mismatch rightly; exchange and fetch-add return the old value");
+}
+
 static void atomics(void)
 {
 	pthread_t t[4];
+
+	atomic_rules();
 
 	acount = 0;
 	for (int i = 0; i < 4; i++)

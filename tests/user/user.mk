@@ -51,7 +51,10 @@ USER_TARGET := microblaze-$(USER_BOARD)
 USER_CC := /opt/mbtc/bin/microblaze-elf-gcc
 USER_AR := /opt/mbtc/bin/microblaze-elf-ar
 USER_STRIP := /opt/mbtc/bin/microblaze-elf-strip
-USER_MB_COMMON := -mxl-barrel-shift -mno-xl-soft-mul -mno-xl-soft-div -mxl-multiply-high
+# -fno-inline-atomics: every __atomic builtin calls the test libc's
+# tests/lib/arch/microblaze/atomic.S (the cross GCC's inline expansion
+# loses updates; see there).
+USER_MB_COMMON := -mxl-barrel-shift -mno-xl-soft-mul -mno-xl-soft-div -mxl-multiply-high -fno-inline-atomics
 # The largest page size the kernel builds with (PAGE_SIZE=64K): one binary for all.
 USER_PAGE_ALIGN := 0x10000
 ifeq ($(USER_BOARD),ml605)
@@ -107,7 +110,11 @@ USER_LINUX_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -static -D_GNU_SOUR
 	-I$(USER_LIB)/tap
 USER_LINUX_PROGS := $(addprefix $(USER_LINUX_BIN)/,init $(USER_TESTS))
 
-.PHONY: user user-all user-linux check-linux
+.PHONY: user user-all user-linux check-linux print-cflags
+
+# The compiler and flags test-libc programs build with (tests/host/mb_atomics.sh).
+print-cflags:
+	@echo '$(USER_CC) $(USER_CFLAGS)'
 
 user: $(USER_INITRAMFS)
 
@@ -122,12 +129,12 @@ check-linux:
 	@bash tools/check-linux.sh
 
 # ---- test libc ----------------------------------------------------------------
-$(USER_BUILD)/obj/%.c.o: %.c
+$(USER_BUILD)/obj/%.c.o: %.c tests/user/user.mk
 	@mkdir -p $(dir $@)
 	@echo "  CC [$(USER_TARGET)] $<"
 	@$(USER_CC) $(USER_CFLAGS) -MMD -MP -c $< -o $@
 
-$(USER_BUILD)/obj/%.S.o: %.S
+$(USER_BUILD)/obj/%.S.o: %.S tests/user/user.mk
 	@mkdir -p $(dir $@)
 	@echo "  AS [$(USER_TARGET)] $<"
 	@$(USER_CC) $(USER_ARCH_CFLAGS) -D__ASSEMBLER__ -c $< -o $@

@@ -366,8 +366,9 @@ static void *atomic_incr(void *arg)
  * The compiler's atomics in one thread: a compare-exchange that stores
  * says so, one that finds another value says so and hands it back (also
  * for values 2^31 apart), exchange and fetch-add return the old value.
- * MicroBlaze's inline expansion in the cross GCC got the first two the
- * wrong way round, so programs there call tests/lib/arch/microblaze/atomic.S.
+ * On MicroBlaze these are the calls into tests/lib/arch/microblaze/atomic.S
+ * (the cross GCC's inline expansion gets these one-thread results right
+ * and loses updates only in a race; tests/host/mb_atomics.sh guards that).
  */
 static void atomic_rules(void)
 {

@@ -6,8 +6,9 @@
  * compare-and-swap (behind __atomic_compare_exchange_n, __atomic_exchange_n
  * and the __atomic_fetch_<op> loops) takes the branch after its swx the
  * wrong way round, so a compare that found another thread's value counts as
- * done: __atomic_fetch_add lost about one increment in 80,000 when threads
- * were preempted between its load and its lwx (tests/user/pthread.c).
+ * done: a __atomic_fetch_add that met another thread's update ended
+ * without adding (tests/user/pthread.c's 4-thread counter once read 79,999
+ * of 80,000). In one thread its two errors cancel.
  *
  * swx stores only while the reservation lwx took is held, and sets the
  * carry (MSR[C]) when it did not store; "addic rD, r0, 0" reads the carry.

@@ -37,14 +37,13 @@ static long set_vma_flags(struct mm *mm, struct vma *v, unsigned long start, uns
 			  unsigned set, unsigned clear)
 {
 	unsigned want = (v->flags | set) & ~clear;
+	long err;
 
 	if (want == v->flags)
 		return 0;
-	if ((v->flags & VM_HUGETLB) && mm_hugetlb_cut_check(mm, start, end))
-		return -EINVAL;
-	v = mm_isolate(mm, v, start, end);
+	v = mm_modify_cut(mm, v, start, end, &err);
 	if (!v)
-		return -EAGAIN;	/* MA-5 */
+		return err == -ENOMEM ? -EAGAIN : err;	/* MA-5; HT-7, HT-12 */
 	vma_set_flags(mm, v, want);
 	vma_merge_neighbours(mm, v);
 	return 0;

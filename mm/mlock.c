@@ -60,15 +60,16 @@ static long populate_locked(struct mm *mm, struct vma *v, unsigned long s, unsig
  * Give v's part [s, e) the lock flags lock (VM_LOCKED, VM_LOCKED |
  * VM_LOCKONFAULT, or 0), splitting v and merging the result. Returns the VMA
  * now holding s's part (so the caller may go on from its end), or NULL when
- * a split had no memory (v is as it was).
+ * a split had no memory (a cut at s stays, as on Linux: mm_modify_cut()).
  */
 static struct vma *lock_fixup(struct mm *mm, struct vma *v, unsigned long s, unsigned long e, unsigned lock)
 {
 	unsigned want = (v->flags & ~VM_LOCKED_MASK) | lock;
+	long err;
 
 	if (want == v->flags || never_locked(v))
 		return v;
-	v = mm_isolate(mm, v, s, e);
+	v = mm_modify_cut(mm, v, s, e, &err);
 	if (!v)
 		return NULL;
 	vma_set_flags(mm, v, want);

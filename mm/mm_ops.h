@@ -131,10 +131,14 @@ bool mm_range_mapped(struct mm *mm, unsigned long start, unsigned long end);
 struct vma *mm_isolate(struct mm *mm, struct vma *v, unsigned long start, unsigned long end);
 
 /*
- * HT-7: -EINVAL if [start, end) would cut a hugetlb VMA off a huge-page
- * boundary (only the VMAs holding start and end can be cut), else 0.
+ * The cuts of a change to v's flags on v's part of [start, end) (mprotect,
+ * madvise, mlock, mseal), in the order of Linux's vma_modify(): at start,
+ * then at end. A cut fails with -EINVAL inside a huge page of a hugetlb VMA
+ * (HT-7) and with -ENOMEM without memory or past max_map_count (OC-10);
+ * when the cut at end fails, the one at start stays (HT-12). Returns the VMA
+ * covering exactly v's part, or NULL with *err set.
  */
-long mm_hugetlb_cut_check(struct mm *mm, unsigned long start, unsigned long end);
+struct vma *mm_modify_cut(struct mm *mm, struct vma *v, unsigned long start, unsigned long end, long *err);
 
 /*
  * Where a mapping of len bytes without MAP_FIXED goes: the page-aligned

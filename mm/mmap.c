@@ -65,11 +65,26 @@ static bool hugetlb_cut_bad(const struct vma *v, unsigned long addr)
 	       !IS_ALIGNED(addr, hugetlb_of_vma(v)->size);
 }
 
-long mm_hugetlb_cut_check(struct mm *mm, unsigned long start, unsigned long end)
+/* One cut of mm_modify_cut(): v's piece from addr on (v if addr is v's start), or NULL with *err. */
+static struct vma *modify_cut_at(struct mm *mm, struct vma *v, unsigned long addr, long *err)
 {
-	if (hugetlb_cut_bad(vma_find(mm, start), start) || hugetlb_cut_bad(vma_find(mm, end), end))
-		return -EINVAL;
-	return 0;
+	if (addr <= v->start || addr >= v->end)
+		return v;
+	*err = hugetlb_cut_bad(v, addr) ? -EINVAL : -ENOMEM;
+	return *err == -EINVAL ? NULL : split_counted(mm, v, addr);
+}
+
+struct vma *mm_modify_cut(struct mm *mm, struct vma *v, unsigned long start, unsigned long end, long *err)
+{
+	bool cut = v->start < start;
+
+	v = modify_cut_at(mm, v, start, err);
+	if (!v || !modify_cut_at(mm, v, end, err)) {
+		if (v && cut)
+			v->kept_cut = true;	/* HT-12: the cut at start stays, its pieces apart */
+		return NULL;
+	}
+	return v;
 }
 
 /*

@@ -103,16 +103,14 @@ long mm_mprotect(struct mm *mm, unsigned long start, unsigned long len, unsigned
 		if ((v->flags & (VM_ACCESS | VM_BTI)) != newbits) {
 			unsigned flags = (v->flags & ~(VM_ACCESS | VM_BTI)) | newbits;
 
-			/* HT-7: only a change splits, as in Linux's mprotect_fixup() */
-			if ((v->flags & VM_HUGETLB) && mm_hugetlb_cut_check(mm, MAX(v->start, start), tmp))
-				return -EINVAL;
-
+			/* as Linux's mprotect_fixup(): only a change cuts, and the
+			 * charge comes before the cuts (HT-7, HT-12) */
 			err = mprotect_charge(mm, v, &flags, (tmp - MAX(v->start, start)) >> PAGE_SHIFT);
 			if (err)
 				return err;
-			v = mm_isolate(mm, v, start, end);
+			v = mm_modify_cut(mm, v, start, end, &err);
 			if (!v)
-				return -ENOMEM;
+				return err;
 			vma_set_flags(mm, v, flags);
 			mm_change_protection(mm, v, v->start, v->end);
 			vma_merge_neighbours(mm, v);

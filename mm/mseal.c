@@ -30,6 +30,7 @@ long mm_mseal(struct mm *mm, unsigned long start, unsigned long len, unsigned lo
 	/* LAB mseal: begin; stub: (void)mm; (void)start; (void)len; (void)flags; return -ENOSYS; */
 	unsigned long end;
 	struct vma *v;
+	long err;
 
 	if (flags)
 		return -EINVAL;	/* MS-1: unsigned long in Linux, every bit counts */
@@ -48,14 +49,12 @@ long mm_mseal(struct mm *mm, unsigned long start, unsigned long len, unsigned lo
 		unsigned long next_start = v->end;
 
 		if (!(v->flags & VM_SEALED)) {
-			/* HT-7, MS-11: a cut inside a huge page fails where Linux's
-			 * apply_mm_seal() meets it, so the VMAs before it stay sealed */
-			if ((v->flags & VM_HUGETLB) &&
-			    mm_hugetlb_cut_check(mm, MAX(v->start, start), MIN(v->end, end)))
-				return -EINVAL;
-			v = mm_isolate(mm, v, start, end);
+			/* HT-7, HT-12, MS-11: a cut inside a huge page (EINVAL) or
+			 * without memory (ENOMEM) fails where Linux's apply_mm_seal()
+			 * meets it, so the VMAs before it stay sealed */
+			v = mm_modify_cut(mm, v, start, end, &err);
 			if (!v)
-				return -ENOMEM;	/* MS-11: what was sealed stays sealed */
+				return err;
 			v->flags |= VM_SEALED;
 			vma_merge_neighbours(mm, v);
 		}

@@ -204,6 +204,12 @@ static long advise_vma(struct mm *mm, struct vma *v, unsigned long s, unsigned l
 		return set_vma_flags(mm, v, s, e, 0, VM_MERGEABLE);
 	case MADV_COLLAPSE:
 		return advise_collapse(mm, v, s, e);
+	case MADV_PAGEOUT:
+		/* MA-14: without swap only droppable memory is reclaimed, and
+		 * Linux's reclaim discards it, dirty or not: it reads as zero */
+		if (v->flags & VM_DROPPABLE)
+			mm_zap_range(mm, s, e, false);
+		return 0;
 	case MADV_GUARD_INSTALL:
 		return mm_guard_install(mm, s, e);
 	case MADV_GUARD_REMOVE:

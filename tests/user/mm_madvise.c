@@ -397,6 +397,28 @@ static void test_hint_flags(void)
 	munmap(p, 2 * PAGE);
 }
 
+/*
+ * MA-14: MADV_PAGEOUT reclaims the pages: with no swap device only
+ * droppable memory can go, and it is dropped (reads zero afterwards, as
+ * Linux's reclaim discards a MAP_DROPPABLE folio, dirty or not); MADV_COLD
+ * only ages them. Private anonymous memory keeps its data (test_others()).
+ */
+static void test_pageout_droppable(void)
+{
+	char *d = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_DROPPABLE | MAP_ANONYMOUS, -1, 0);
+
+	if (d == MAP_FAILED) {
+		tap_skip("MA-14: no MAP_DROPPABLE mapping (errno %d)", errno);
+		return;
+	}
+	memset(d, 7, 2 * PAGE);
+	tap_ok(madvise(d, 2 * PAGE, MADV_COLD) == 0 && all_bytes(d, 2 * PAGE, 7),
+	       "MA-14: MADV_COLD on droppable memory: 0, the data stays");
+	tap_ok(madvise(d, PAGE, MADV_PAGEOUT) == 0 && all_bytes(d, PAGE, 0) && all_bytes(d + PAGE, PAGE, 7),
+	       "MA-14: MADV_PAGEOUT on a droppable page drops it (reads zero), the next page keeps its data");
+	munmap(d, 2 * PAGE);
+}
+
 int main(void)
 {
 	char *g;
@@ -411,6 +433,7 @@ int main(void)
 	test_others();
 	test_populate();
 	test_hint_flags();
+	test_pageout_droppable();
 	g = anon(NULL, PAGE, PROT_READ | PROT_WRITE, 0);
 	guards = madvise(g, PAGE, MADV_GUARD_INSTALL) == 0;
 	munmap(g, PAGE);

@@ -502,10 +502,10 @@ struct mm *mm_copy(struct mm *src)
 		}
 		nv->file = vma_file_get(v->file);	/* memfd support */
 		if (!(v->flags & VM_WIPEONFORK))
-			vma_anon_fork(nv, v);	/* MF-7: before the merge below */
-		nv->kept_cut = v->kept_cut;	/* the child's VMAs are the parent's, one to one */
-		if ((v->flags & VM_LOCKED) || (v->prev && (v->prev->flags & VM_LOCKED)))
-			vma_merge_neighbours(dst, nv);	/* ML-14: ours merges what unlocking made alike */
+			vma_anon_fork(nv, v);	/* MF-7 */
+		/* ML-14: the child's VMAs are the parent's, one to one, even
+		 * where unlocking made two alike: they stay apart until one changes */
+		nv->kept_cut = v->kept_cut || (nv->prev && vma_mergeable(nv->prev, nv));
 		if ((v->flags & VM_SHARED) && !v->file && !(v->flags & VM_HUGETLB) && !fill_shared(src, v, v->start, v->end)) {
 			mm_put(dst);
 			return NULL;

@@ -295,6 +295,29 @@ static void test_fork(void)
 	munmap(b, 3 * PAGE);
 }
 
+/*
+ * ML-14: the child's VMAs are the parent's one to one. Three read-only
+ * pages, never written (no anon identity), the middle one locked: in the
+ * child the lock is gone and the three are alike, yet stay three.
+ */
+static void test_fork_pieces(void)
+{
+	char *h = hole(5), *b = h ? h + PAGE : NULL;
+	pid_t pid;
+
+	if (!h || anon(b, 3 * PAGE, PROT_READ, MAP_FIXED) != b || do_mlock(b + PAGE, PAGE) != 0) {
+		tap_ok(0, "set-up: three read-only pages, the middle one locked (errno %d)", errno);
+		return;
+	}
+	pid = fork();
+	if (pid == 0)
+		_exit(strcmp(shape(b, b + 3 * PAGE), "r--p:1 r--p:1 r--p:1") != 0);
+	tap_is_long(child_status(pid), 0, "ML-14 the child keeps the three pieces the lock made, now alike");
+	tap_ok(strcmp(shape(b, b + 3 * PAGE), "r--p:1 r--p:1 r--p:1") == 0, "ML-14 the parent too (%s)",
+	       shape(b, b + 3 * PAGE));
+	munmap(b, 3 * PAGE);
+}
+
 #ifndef MREMAP_DONTUNMAP
 #define MREMAP_DONTUNMAP 4
 #endif
@@ -349,6 +372,7 @@ int main(void)
 	test_rlimit();
 	test_mlockall();
 	test_fork();
+	test_fork_pieces();
 	test_mremap();
 	test_sealed();
 	return tap_done();

@@ -345,6 +345,33 @@ static void test_mremap(void)
 	tap_is_long(vmlck() - before, 0, "ML-15 both unmapped: VmLck back");
 }
 
+/*
+ * MR-20, ML-17: MREMAP_DONTUNMAP of the middle page of a locked VMA of
+ * three written pages: the old VMA is split at the moved page, which alone
+ * loses its lock and reads as zero (Linux 6.12 measured).
+ */
+static void test_dontunmap_part(void)
+{
+	char *b = three(), *to = hole(1), *r;
+
+	if (!b || !to || do_mlock(b, 3 * PAGE) != 0) {
+		tap_ok(0, "set-up: three locked pages and a hole (errno %d)", errno);
+		return;
+	}
+	memset(b, 7, 3 * PAGE);
+	r = mremap(b + PAGE, PAGE, PAGE, MREMAP_MAYMOVE | MREMAP_FIXED | MREMAP_DONTUNMAP, to);
+	tap_ok(r == to && all_bytes(to, PAGE, 7) && vm_flag(to, "lo") == 1,
+	       "MR-20 MREMAP_DONTUNMAP of the middle page: moved, locked at its new place");
+	tap_ok(strcmp(shape(b, b + 3 * PAGE), "rw-p:1 rw-p:1 rw-p:1") == 0 && vm_flag(b, "lo") == 1 &&
+		       vm_flag(b + PAGE, "lo") == 0 && vm_flag(b + 2 * PAGE, "lo") == 1 && all_bytes(b + PAGE, PAGE, 0) &&
+		       all_bytes(b, PAGE, 7) && all_bytes(b + 2 * PAGE, PAGE, 7),
+	       "MR-20 ML-17 the old VMA is cut in three: the middle unlocked and zero, the ends locked (%s)",
+	       shape(b, b + 3 * PAGE));
+	munmap(b, 3 * PAGE);
+	if (r != MAP_FAILED)
+		munmap(r, PAGE);
+}
+
 static void test_sealed(void)
 {
 	char *b = three();
@@ -374,6 +401,7 @@ int main(void)
 	test_fork();
 	test_fork_pieces();
 	test_mremap();
+	test_dontunmap_part();
 	test_sealed();
 	return tap_done();
 }

@@ -123,12 +123,18 @@ static struct page *memfd_page_at(const struct memfd *m, u64 idx)
 	return idx < table_slots(m) ? m->pages[idx] : NULL;
 }
 
-/* Drop the file's pages in [from, to) (page indexes); mappings keep theirs. */
-static void memfd_drop_pages(struct memfd *m, u64 from, u64 to)
+/*
+ * Drop the file's pages in [from, to) (page indexes). unmap: take them out
+ * of every mapping first (a hole punch, MD-7); else the mappings keep
+ * them (truncation unmaps on its own: mm_unmap_file_range()).
+ */
+static void memfd_drop_pages(struct memfd *m, u64 from, u64 to, bool unmap)
 {
 	to = MIN(to, table_slots(m));
 	for (u64 i = from; i < to; i++) {
 		if (m->pages[i]) {
+			if (unmap)
+				mm_unmap_file_page(&m->vf, i, m->pages[i]);
 			page_put(m->pages[i]);
 			m->pages[i] = NULL;
 		}
@@ -161,7 +167,7 @@ static void memfd_truncate(struct memfd *m, u64 size)
 		u64 first_gone = (size + PAGE_SIZE - 1) / PAGE_SIZE;
 
 		mm_unmap_file_range(&m->vf, first_gone, ~0ull);	/* MD-1: every mapping of those pages */
-		memfd_drop_pages(m, first_gone, (m->size + PAGE_SIZE - 1) / PAGE_SIZE);
+		memfd_drop_pages(m, first_gone, (m->size + PAGE_SIZE - 1) / PAGE_SIZE, false);
 		if (size % PAGE_SIZE)
 			memfd_zero(m, size, PAGE_SIZE - size % PAGE_SIZE);
 	}
@@ -195,11 +201,36 @@ static bool memfd_vma_cached(struct vma_file *f, u64 pgoff)
 	return memfd_page_at(to_memfd(f), pgoff) != NULL;
 }
 
+/*
+ * MD-7: punch a hole [off, end) (bytes) in the file: whole pages inside it
+ * go, out of every mapping too (a private copy stays); the parts of pages
+ * at its ends are zeroed in place. Nothing past the file's end changes.
+ */
+static void memfd_punch(struct vma_file *f, u64 off, u64 end)
+{
+	struct memfd *m = to_memfd(f);
+	u64 first, last;
+
+	end = MIN(end, m->size);
+	if (off >= end)
+		return;
+	first = (off + PAGE_SIZE - 1) / PAGE_SIZE;
+	last = end / PAGE_SIZE;
+	if (first > last) {	/* inside one page */
+		memfd_zero(m, off, end - off);
+		return;
+	}
+	memfd_zero(m, off, first * PAGE_SIZE - off);
+	memfd_drop_pages(m, first, last, true);
+	if (end > last * PAGE_SIZE)
+		memfd_zero(m, last * PAGE_SIZE, end - last * PAGE_SIZE);
+}
+
 static void memfd_release(struct vma_file *f)
 {
 	struct memfd *m = to_memfd(f);
 
-	memfd_drop_pages(m, 0, table_slots(m));
+	memfd_drop_pages(m, 0, table_slots(m), false);	/* nothing maps it any more */
 	if (m->pages)
 		free_pages(phys_to_page(virt_to_phys(m->pages)), (unsigned)m->table_order);
 	if (m->prev)
@@ -224,6 +255,7 @@ static const struct vma_file_ops memfd_vma_ops = {
 	.cached = memfd_vma_cached,
 	.mmap_check = memfd_mmap_check,
 	.release = memfd_release,
+	.punch = memfd_punch,
 };
 
 /* ---- the open file ---- */
@@ -477,21 +509,7 @@ long memfd_fallocate(int fd, int mode, s64 off, s64 len)
 	if (!(mode & FALLOC_FL_PUNCH_HOLE) && (m->seals & F_SEAL_GROW) && end > m->size)
 		return -EPERM;	/* MD-3 */
 	if (mode & FALLOC_FL_PUNCH_HOLE) {
-		u64 first, last;
-
-		end = MIN(end, m->size);
-		if ((u64)off >= end)
-			return 0;
-		first = ((u64)off + PAGE_SIZE - 1) / PAGE_SIZE;
-		last = end / PAGE_SIZE;
-		if (first > last) {	/* inside one page */
-			memfd_zero(m, (u64)off, end - (u64)off);
-			return 0;
-		}
-		memfd_zero(m, (u64)off, first * PAGE_SIZE - (u64)off);
-		memfd_drop_pages(m, first, last);
-		if (end > last * PAGE_SIZE)
-			memfd_zero(m, last * PAGE_SIZE, end - last * PAGE_SIZE);
+		memfd_punch(&m->vf, (u64)off, end);
 		return 0;
 	}
 	/* Linux's limit is the file system's maximum size; ours is smaller, and

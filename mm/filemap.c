@@ -32,6 +32,21 @@ void mm_unmap_file_range(struct vma_file *f, u64 first, u64 end)
 		unmap_in_mm(mm, f, first, end);
 }
 
+void mm_unmap_file_page(struct vma_file *f, u64 idx, struct page *pg)
+{
+	for (struct mm *mm = mm_list; mm; mm = mm->all_next)
+		for (struct vma *v = mm->vmas; v; v = v->next) {
+			u64 vfirst = v->offset / PAGE_SIZE;
+			unsigned long va;
+
+			if (v->file != f || idx < vfirst || idx - vfirst >= (v->end - v->start) / PAGE_SIZE)
+				continue;
+			va = v->start + (unsigned long)(idx - vfirst) * PAGE_SIZE;
+			if (mm_entry_page(mm, va) == pg)
+				mm_zap_range(mm, va, va + PAGE_SIZE, false);
+		}
+}
+
 bool mm_file_shared_maywrite(struct vma_file *f)
 {
 	for (struct mm *mm = mm_list; mm; mm = mm->all_next)

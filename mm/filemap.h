@@ -8,6 +8,7 @@
 #include "types.h"
 
 struct vma_file;
+struct page;
 
 /*
  * Unmap the file's pages [first, end) (page indexes; end may be ~0ull for
@@ -19,6 +20,15 @@ struct vma_file;
  * markers stay. Call it before the file frees the pages.
  */
 void mm_unmap_file_range(struct vma_file *f, u64 first, u64 end);
+
+/*
+ * A hole punched in f at page index idx, whose page pg the file is about
+ * to let go of: every VMA of every address space that maps f there and
+ * still maps pg itself loses that entry (a private mapping's own copy
+ * stays), as Linux's hole punch (unmap_mapping_range() without even_cows).
+ * A later access faults again and gets what the file then has.
+ */
+void mm_unmap_file_page(struct vma_file *f, u64 idx, struct page *pg);
 
 /* Does any address space map f shared with VM_MAYWRITE (a write seal's EBUSY)? */
 bool mm_file_shared_maywrite(struct vma_file *f);

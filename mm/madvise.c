@@ -88,6 +88,31 @@ static long advise_hugetlb(struct mm *mm, struct vma *v, unsigned long s, unsign
 	}
 }
 
+/*
+ * MA-9: MADV_REMOVE of v's part [s, e), as Linux's madvise_remove(): a
+ * hole punched in the file. Private anonymous memory has none (EINVAL); a
+ * file mapping must be shared and may-write (EACCES), and only a memfd can
+ * punch (MD-7; other files EINVAL). Shared anonymous memory (shmem on
+ * Linux) has no object here: its pages are the ones its mappings share,
+ * so a page another mapping still shares is zeroed in place (every sharer
+ * reads zero and keeps sharing it), and an unshared one is freed.
+ */
+static long advise_remove(struct mm *mm, struct vma *v, unsigned long s, unsigned long e)
+{
+	if (v->file) {
+		if ((v->flags & (VM_SHARED | VM_MAYWRITE)) != (VM_SHARED | VM_MAYWRITE))
+			return -EACCES;
+		if (!v->file->ops->punch)
+			return -EINVAL;
+		v->file->ops->punch(v->file, vma_offset_at(v, s), vma_offset_at(v, s) + (e - s));
+		return 0;
+	}
+	if (!(v->flags & VM_SHARED))
+		return -EINVAL;
+	mm_remove_shared(mm, s, e);
+	return 0;
+}
+
 /* The advices that drop pages: DONTNEED (MA-6), FREE, REMOVE (MA-9). */
 static long advise_discard(struct mm *mm, struct vma *v, unsigned long s, unsigned long e, int adv)
 {
@@ -107,10 +132,7 @@ static long advise_discard(struct mm *mm, struct vma *v, unsigned long s, unsign
 			return -EINVAL;	/* MA-7: private anonymous memory only */
 		break;	/* freed at once: reads back as zero */
 	default:	/* MADV_REMOVE */
-		/* MA-9: private anonymous memory has no file; shared anonymous
-		 * memory (shmem on Linux) has its pages freed: they read as zero. */
-		if (!(v->flags & VM_SHARED) || v->file)
-			return -EINVAL;
+		return advise_remove(mm, v, s, e);
 	}
 	mm_zap_range(mm, s, e, false);
 	return 0;

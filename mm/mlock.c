@@ -60,7 +60,7 @@ static long populate_locked(struct mm *mm, struct vma *v, unsigned long s, unsig
  * Give v's part [s, e) the lock flags lock (VM_LOCKED, VM_LOCKED |
  * VM_LOCKONFAULT, or 0), splitting v and merging the result. Returns the VMA
  * now holding s's part (so the caller may go on from its end), or NULL when
- * a split had no memory (a cut at s stays, as on Linux: mm_modify_cut()).
+ * a split had no memory (v is as it was: mm_modify_cut()).
  */
 static struct vma *lock_fixup(struct mm *mm, struct vma *v, unsigned long s, unsigned long e, unsigned lock)
 {

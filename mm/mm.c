@@ -609,6 +609,18 @@ void mm_zap_vma_range(struct mm *mm, struct vma *v, unsigned long start, unsigne
 	walk_tables(mm, start, end, zap_table, &with_guards, true);
 }
 
+void mm_remove_shared(struct mm *mm, unsigned long start, unsigned long end)
+{
+	for (unsigned long va = start; va < end; va += PAGE_SIZE) {
+		struct page *pg = mm_entry_page(mm, va);
+
+		if (pg && page_count(pg) > 1)
+			zero_pages(pg, 0);	/* another mapping shares it: it reads zero too */
+		else if (pg)
+			mm_zap_range(mm, va, va + PAGE_SIZE, false);
+	}
+}
+
 static void protect_entry(struct mm *mm, struct pt_cursor *c, void *arg)
 {
 	/* LAB mprotect: begin; stub: (void)mm; (void)c; (void)arg; */
@@ -701,6 +713,24 @@ void mm_populate(struct mm *mm, unsigned long start, unsigned long end, bool wri
 }
 
 /* ---- lookups and kernel writes ---- */
+
+void mm_split_huge_at(struct mm *mm, unsigned long va)
+{
+	struct pt_cursor c;
+
+	if (IS_ALIGNED(va, pt_level_size(THP_LEVEL)))
+		return;
+	pt_walk(&mm->pt, va, PT_LAST_LEVEL, false, &c);
+	if (c.level == THP_LEVEL && arch_pte_valid(c.val))
+		thp_split(mm, &c);	/* never fails: its table was deposited */
+}
+
+struct page *mm_entry_page(struct mm *mm, unsigned long va)
+{
+	struct pt_cursor c;
+
+	return entry_at(mm, va, false, &c) ? entry_page(c.val) : NULL;
+}
 
 phys_addr_t mm_lookup(struct mm *mm, unsigned long addr)
 {

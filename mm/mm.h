@@ -132,6 +132,24 @@ void mm_populate(struct mm *mm, unsigned long start, unsigned long end, bool wri
 phys_addr_t mm_lookup(struct mm *mm, unsigned long addr);
 
 /*
+ * MADV_REMOVE of shared anonymous memory [start, end) of mm (MA-9): its
+ * pages are the shared object, so a page that another mapping shares too
+ * is zeroed in place (it stays shared, and every sharer reads zero), and
+ * one mapped only here is freed (a later touch takes a zero page).
+ */
+void mm_remove_shared(struct mm *mm, unsigned long start, unsigned long end);
+
+/*
+ * A VMA boundary of mm now falls at va (not in a hugetlb VMA): a
+ * transparent huge page across it becomes small pages, as Linux's
+ * vma_adjust_trans_huge() in __split_vma(), so no block spans two VMAs.
+ */
+void mm_split_huge_at(struct mm *mm, unsigned long va);
+
+/* The page the last-level entry for va holds (present or PROT_NONE), or NULL. */
+struct page *mm_entry_page(struct mm *mm, unsigned long va);
+
+/*
  * Copy len bytes from src into mm at va, faulting pages in as the VMA allows
  * (used to build a new image before switching to it). Returns 0 or -EFAULT.
  */

@@ -28,7 +28,6 @@ bool opt_mm_check;
 
 #define MAP_MASK	0x00ffffffu	/* mappings in a count slot */
 #define HOLDER_ONE	0x01000000u	/* one holder in a count slot */
-#define THP_LEVEL	(PT_LAST_LEVEL - 1)
 #define MAX_HSTATES	HUGETLB_MAX_SIZES
 
 static u32 *count;		/* per page_frame_index(); all zero between checks */

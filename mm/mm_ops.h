@@ -134,9 +134,11 @@ struct vma *mm_isolate(struct mm *mm, struct vma *v, unsigned long start, unsign
  * The cuts of a change to v's flags on v's part of [start, end) (mprotect,
  * madvise, mlock, mseal), in the order of Linux's vma_modify(): at start,
  * then at end. A cut fails with -EINVAL inside a huge page of a hugetlb VMA
- * (HT-7) and with -ENOMEM without memory or past max_map_count (OC-10);
- * when the cut at end fails, the one at start stays (HT-12). Returns the VMA
- * covering exactly v's part, or NULL with *err set.
+ * (HT-7) and with -ENOMEM without memory or past max_map_count (OC-10).
+ * When the cut at end fails with EINVAL the one at start stays, as on
+ * Linux (HT-12); with ENOMEM it is undone (Linux keeps it: ours promises
+ * that a failed allocation changes nothing). Returns the VMA covering
+ * exactly v's part, or NULL with *err set.
  */
 struct vma *mm_modify_cut(struct mm *mm, struct vma *v, unsigned long start, unsigned long end, long *err);
 

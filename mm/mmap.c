@@ -36,12 +36,20 @@ bool mm_range_mapped(struct mm *mm, unsigned long start, unsigned long end)
 	return v && v->start < end;
 }
 
-/* Linux's split_vma(): a split needs memory and a VMA below max_map_count (OC-10). */
+/*
+ * Linux's split_vma(): a split needs memory and a VMA below max_map_count
+ * (OC-10); a transparent huge page across addr is split with it.
+ */
 static struct vma *split_counted(struct mm *mm, struct vma *v, unsigned long addr)
 {
+	struct vma *hi;
+
 	if ((u64)mm->nvmas >= sysctl_max_map_count)
 		return NULL;
-	return vma_split(mm, v, addr);
+	hi = vma_split(mm, v, addr);
+	if (hi && !(v->flags & VM_HUGETLB))
+		mm_split_huge_at(mm, addr);
+	return hi;
 }
 
 struct vma *mm_isolate(struct mm *mm, struct vma *v, unsigned long start, unsigned long end)
@@ -80,7 +88,9 @@ struct vma *mm_modify_cut(struct mm *mm, struct vma *v, unsigned long start, uns
 
 	v = modify_cut_at(mm, v, start, err);
 	if (!v || !modify_cut_at(mm, v, end, err)) {
-		if (v && cut)
+		if (v && cut && *err == -ENOMEM)
+			vma_unsplit(mm, v->prev);	/* a failed allocation changes nothing */
+		else if (v && cut)
 			v->kept_cut = true;	/* HT-12: the cut at start stays, its pieces apart */
 		return NULL;
 	}
@@ -143,6 +153,8 @@ static long late_error(struct mm *mm, struct vma *v, unsigned long start, bool c
 	hi = vma_split(mm, v, start);
 	if (!hi)
 		return -ENOMEM;
+	if (!(v->flags & VM_HUGETLB))
+		mm_split_huge_at(mm, start);	/* no block across the cut */
 	hi->kept_cut = true;	/* alike pieces that stay apart, as on Linux */
 	return err;
 }

@@ -10,8 +10,6 @@
 int opt_thp = THP_MADVISE;
 static u64 thp_leaves;	/* huge leaves mapped now, system-wide */
 
-#define THP_LEVEL (PT_LAST_LEVEL - 1)
-
 static unsigned thp_order(void)
 {
 	unsigned order = 0;

@@ -18,6 +18,8 @@
 
 #include "mm.h"
 
+#define THP_LEVEL	(PT_LAST_LEVEL - 1)	/* the level of a transparent huge page's block */
+
 enum { THP_NEVER, THP_MADVISE, THP_ALWAYS };
 extern int opt_thp;	/* transparent_hugepage=never|madvise|always */
 

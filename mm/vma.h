@@ -84,6 +84,9 @@ struct vma_file_ops {
 	long (*mmap_check)(struct vma_file *f, unsigned *vmflags);
 	/* The last reference is gone. */
 	void (*release)(struct vma_file *f);
+	/* Optional: punch a hole [off, end) (bytes) in the file, its pages
+	 * unmapped from every mapping (MADV_REMOVE's; a memfd's only). */
+	void (*punch)(struct vma_file *f, u64 off, u64 end);
 	/* Optional: the file's device (stat's st_dev encoding) and inode
 	 * number, which /proc/<pid>/maps shows. */
 	void (*ident)(struct vma_file *f, u32 *dev, u64 *ino);

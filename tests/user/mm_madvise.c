@@ -419,6 +419,37 @@ static void test_pageout_droppable(void)
 	munmap(d, 2 * PAGE);
 }
 
+/*
+ * MA-9: MADV_REMOVE of shared anonymous memory punches a hole in the one
+ * object every sharer maps (shmem on Linux): after a fork, the child's
+ * MADV_REMOVE makes the parent read zero too, and a page written there
+ * afterwards is still shared.
+ */
+static void test_remove_shared_fork(void)
+{
+	char *s = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	pid_t pid;
+	int st = -1;
+
+	if (s == MAP_FAILED) {
+		tap_ok(0, "set-up: a shared anonymous mapping (errno %d)", errno);
+		return;
+	}
+	memset(s, 'a', 2 * PAGE);
+	pid = fork();
+	if (pid == 0) {
+		int bad = madvise(s, PAGE, MADV_REMOVE) != 0 || s[0] != 0;
+
+		s[1] = 'c';	/* a new page of the object, seen by the parent */
+		_exit(bad);
+	}
+	waitpid(pid, &st, 0);
+	tap_ok(st == 0 && s[0] == 0 && s[1] == 'c' && s[PAGE] == 'a',
+	       "MA-9: the child's MADV_REMOVE punches the parent's view too, and the page written after it is shared "
+	       "(status %d, %d %d)", st, s[0], s[1]);
+	munmap(s, 2 * PAGE);
+}
+
 int main(void)
 {
 	char *g;
@@ -434,6 +465,7 @@ int main(void)
 	test_populate();
 	test_hint_flags();
 	test_pageout_droppable();
+	test_remove_shared_fork();
 	g = anon(NULL, PAGE, PROT_READ | PROT_WRITE, 0);
 	guards = madvise(g, PAGE, MADV_GUARD_INSTALL) == 0;
 	munmap(g, PAGE);

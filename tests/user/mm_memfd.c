@@ -219,11 +219,49 @@ static void test_seal_fixed(void)
 	}
 }
 
+/*
+ * MD-7: a hole punched in a memfd (fallocate PUNCH_HOLE, or MADV_REMOVE
+ * through a shared mapping) takes the pages out of every mapping that
+ * maps them: the shared ones read zero, and a private mapping reads zero
+ * where it had not copied the page, but keeps its private copy.
+ */
+static void test_punch(void)
+{
+	int fd = mfd(0, 3 * PAGE);
+	char *s, *t, *q;
+
+	s = fd >= 0 ? mmap(NULL, 3 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0) : MAP_FAILED;
+	t = fd >= 0 ? mmap(NULL, 3 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0) : MAP_FAILED;
+	q = fd >= 0 ? mmap(NULL, 3 * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0) : MAP_FAILED;
+	tap_ok(s != MAP_FAILED && t != MAP_FAILED && q != MAP_FAILED, "set-up: a 3-page memfd mapped twice shared, once private");
+	if (s == MAP_FAILED || t == MAP_FAILED || q == MAP_FAILED)
+		return;
+	memset(s, 'a', 3 * PAGE);
+	q[PAGE] = 'p';	/* a private copy of page 1; pages 0 and 2 stay the file's */
+	tap_ok(t[0] == 'a' && q[0] == 'a' && q[2 * PAGE] == 'a', "the mappings see the file");
+	tap_ok(syscall(SYS_fallocate, fd, 3 /* PUNCH_HOLE | KEEP_SIZE */, 0, 2 * PAGE) == 0,
+	       "MD-7 fallocate(PUNCH_HOLE) of pages 0 and 1: 0");
+	tap_ok(s[0] == 0 && t[0] == 0 && s[PAGE] == 0 && t[PAGE] == 0 && s[2 * PAGE] == 'a',
+	       "MD-7 both shared mappings read zero in the hole (%d %d), the file's data after it", s[0], t[0]);
+	tap_ok(q[0] == 0 && q[PAGE] == 'p' && q[2 * PAGE] == 'a',
+	       "MD-7 the private mapping: zero where it had the file's page, its own copy kept (%d %d)", q[0], q[PAGE]);
+	memset(s, 'b', 3 * PAGE);
+	tap_ok(madvise(t + 2 * PAGE, PAGE, MADV_REMOVE) == 0 && s[2 * PAGE] == 0 && t[2 * PAGE] == 0 && q[2 * PAGE] == 0 &&
+		       s[0] == 'b',
+	       "MD-7 MADV_REMOVE through one shared mapping punches the file: every mapping reads zero there (%d)",
+	       s[2 * PAGE]);
+	munmap(s, 3 * PAGE);
+	munmap(t, 3 * PAGE);
+	munmap(q, 3 * PAGE);
+	close(fd);
+}
+
 int main(void)
 {
 	tap_init();
 	probe_init();
 	test_truncate();
+	test_punch();
 	test_seal_rules();
 	test_seal_write();
 	test_seal_exec();

@@ -5,6 +5,7 @@
  * write, fallocate, shared writable mmap, mprotect to PROT_WRITE.
  */
 #include "mm_util.h"
+#include "arg64.h"
 
 #ifndef SYS_fallocate
 #if defined(__aarch64__)
@@ -114,7 +115,7 @@ static void test_seal_rules(void)
 	tap_ok(add_seals(fd, SEAL_GROW) == 0 && failed(syscall(SYS_ftruncate, fd, 4 * PAGE), EPERM),
 	       "MD-3 F_SEAL_GROW: growing is EPERM");
 	tap_ok(failed(write_at(fd, "x", 1, 3 * PAGE), EPERM), "MD-3 a write at the end: EPERM");
-	tap_ok(failed(syscall(SYS_fallocate, fd, 0, 0, 4 * PAGE), EPERM), "MD-3 fallocate past the end: EPERM");
+	tap_ok(failed(syscall(SYS_fallocate, fd, 0, ARG64(0), ARG64(4 * PAGE)), EPERM), "MD-3 fallocate past the end: EPERM");
 	tap_ok(write_at(fd, "x", 1, 0) == 1, "MD-3 a write inside the file is fine");
 	tap_ok(add_seals(fd, SEAL_SEAL) == 0 && failed(add_seals(fd, SEAL_WRITE), EPERM),
 	       "MD-2 after F_SEAL_SEAL nothing more can be added");
@@ -146,7 +147,7 @@ static void test_seal_write(void)
 	       "MD-5 but it may never become writable: mprotect EACCES");
 	p = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
 	tap_ok(p != MAP_FAILED && (p[0] = 'c') == 'c' && r[0] == 0, "MD-5 a private writable mapping works, the file unchanged");
-	tap_ok(failed(syscall(SYS_fallocate, fd, 3 /* PUNCH_HOLE | KEEP_SIZE */, 0, PAGE), EPERM),
+	tap_ok(failed(syscall(SYS_fallocate, fd, 3 /* PUNCH_HOLE | KEEP_SIZE */, ARG64(0), ARG64(PAGE)), EPERM),
 	       "MD-5 punching a hole: EPERM");
 	if (r != MAP_FAILED)
 		munmap(r, PAGE);
@@ -239,7 +240,7 @@ static void test_punch(void)
 	memset(s, 'a', 3 * PAGE);
 	q[PAGE] = 'p';	/* a private copy of page 1; pages 0 and 2 stay the file's */
 	tap_ok(t[0] == 'a' && q[0] == 'a' && q[2 * PAGE] == 'a', "the mappings see the file");
-	tap_ok(syscall(SYS_fallocate, fd, 3 /* PUNCH_HOLE | KEEP_SIZE */, 0, 2 * PAGE) == 0,
+	tap_ok(syscall(SYS_fallocate, fd, 3 /* PUNCH_HOLE | KEEP_SIZE */, ARG64(0), ARG64(2 * PAGE)) == 0,
 	       "MD-7 fallocate(PUNCH_HOLE) of pages 0 and 1: 0");
 	tap_ok(s[0] == 0 && t[0] == 0 && s[PAGE] == 0 && t[PAGE] == 0 && s[2 * PAGE] == 'a',
 	       "MD-7 both shared mappings read zero in the hole (%d %d), the file's data after it", s[0], t[0]);

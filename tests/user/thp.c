@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include "tap.h"
@@ -27,6 +28,10 @@
 #endif
 /* The page size is the kernel's (4, 16 or 64 KiB on arm64). */
 #define PAGE ((unsigned long)getpagesize())
+
+#ifndef SYS_mseal
+#define SYS_mseal 462
+#endif
 
 static char buf[65536];
 static sigjmp_buf jb;
@@ -154,6 +159,56 @@ static void test_collapse(unsigned long huge, int teachos)
 	munmap(s, PAGE);
 }
 
+/* How many maps lines start inside [a, b). */
+static int vmas_in(const void *a, const void *b)
+{
+	int n = 0;
+
+	if (read_text("/proc/self/maps") <= 0)
+		return -1;
+	for (char *l = buf; *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : l + strlen(l)) {
+		unsigned long lo = strtoul(l, NULL, 16);
+
+		n += lo >= (unsigned long)a && lo < (unsigned long)b;
+	}
+	return n;
+}
+
+/*
+ * MU-7: a munmap that fails on a sealed page after it has cut its first
+ * VMA inside a huge leaf keeps the cut, and the leaf is split with it (no
+ * block across two VMAs: mm_check=1 would stop the kernel); data stays.
+ */
+static void test_kept_cut(unsigned long huge)
+{
+	unsigned char *raw = mmap(NULL, 3 * huge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), *p;
+	int r, e;
+
+	if (raw == MAP_FAILED) {
+		tap_skip("MU-7: no room for two huge blocks (errno %d)", errno);
+		return;
+	}
+	p = (unsigned char *)(((uintptr_t)raw + huge - 1) & ~(uintptr_t)(huge - 1));
+	madvise(p, huge, MADV_HUGEPAGE);
+	for (unsigned long i = 0; i < huge; i++)
+		p[i] = (unsigned char)(i * 7 + 3);
+	if (syscall(SYS_mseal, p + huge, PAGE, 0) != 0) {
+		tap_skip("MU-7: no mseal (errno %d)", errno);
+		munmap(raw, 3 * huge);
+		return;
+	}
+	if (on_teachos())
+		tap_ok(smaps_anon_huge(p) >= (long)(huge >> 10), "MU-7 set-up: the block is one huge leaf (%ld kB)",
+		       smaps_anon_huge(p));
+	errno = 0;
+	r = munmap(p + PAGE, huge);
+	e = errno;
+	tap_ok(r == -1 && e == EPERM && vmas_in(p, p + huge) == 2 && intact(p, huge, 0, 0),
+	       "MU-7: munmap from inside a huge leaf up to a sealed page: EPERM (errno %d), cut there (%d VMAs), data intact",
+	       e, vmas_in(p, p + huge));
+	munmap(raw, (size_t)(p - raw) + huge);	/* all but the sealed page and what follows it */
+}
+
 int main(void)
 {
 	/* The PMD size: one last-level table's reach (arm64: 2M, 32M or 512M by page size). */
@@ -167,6 +222,7 @@ int main(void)
 #if defined(__microblaze__)
 	huge = PAGE * (PAGE / 4);	/* a level-0 block: 4M, 64M (16K pages); 64K pages have none */
 #endif
+	test_kept_cut(huge);	/* first: a block with no table left in it by an earlier test */
 	len = 2 * huge;
 	raw = mmap(NULL, len + huge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	tap_ok(raw != MAP_FAILED, "mmap a region with room to align");

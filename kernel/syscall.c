@@ -7,6 +7,7 @@
 #include "errno.h"
 #include "params.h"
 #include "mm_check.h"
+#include "kstring.h"
 
 #define LOGGED_MAX 1024
 static u8 logged[LOGGED_MAX / 8];
@@ -27,18 +28,20 @@ static void log_unknown(unsigned long nr)
 /*
  * The calls after which mm_check=1 checks the address spaces: those that
  * change mappings (a new image, VMAs, entries) or the pages the kernel
- * holds for them (memfds). Faults, fork and exit have hooks of their own.
+ * holds for them (memfds). By name, so an architecture's adapters (the
+ * MicroBlaze mmap2, ftruncate64, fallocate) count too. Faults, fork and
+ * exit have hooks of their own.
  */
-static const syscall_fn mm_changing[] = {
-	sys_mmap, sys_munmap, sys_mremap, sys_mprotect, sys_madvise, sys_mseal, sys_brk,
-	sys_pkey_mprotect, sys_execve, sys_memfd_create, sys_ftruncate, sys_fallocate, sys_close,
-	sys_dup3, sys_mlock, sys_mlock2, sys_munlock, sys_mlockall, sys_munlockall,
+static const char *const mm_changing[] = {
+	"mmap", "mmap2", "munmap", "mremap", "mprotect", "madvise", "mseal", "brk", "pkey_mprotect",
+	"execve", "memfd_create", "truncate", "truncate64", "ftruncate", "ftruncate64", "fallocate", "close", "dup2", "dup3",
+	"mlock", "mlock2", "munlock", "mlockall", "munlockall",
 };
 
-static bool changes_mm(syscall_fn fn)
+static bool changes_mm(const char *name)
 {
 	for (unsigned i = 0; i < ARRAY_SIZE(mm_changing); i++)
-		if (mm_changing[i] == fn)
+		if (!strcmp(mm_changing[i], name))
 			return true;
 	return false;
 }
@@ -56,7 +59,7 @@ long syscall_dispatch(unsigned long nr, const unsigned long *a)
 	current_proc()->syscall_arg0 = a[0];
 	ret = arch_syscalls[nr].fn(a);
 	current_proc()->in_syscall--;
-	if (opt_mm_check && changes_mm(arch_syscalls[nr].fn))
+	if (opt_mm_check && changes_mm(arch_syscalls[nr].name))
 		mm_check_all(arch_syscalls[nr].name, a[0]);
 	if (opt_strace)
 		printk("strace: [%d %s] %s(0x%lx, 0x%lx, 0x%lx, 0x%lx) = %ld\n", current_proc()->pid,

@@ -4,7 +4,7 @@
 #
 #   make bench           tools/bench.sh: tests/bench/mmbench.c on our kernel
 #                        and on Debian's Linux 6.12, side by side
-#   make bench-bins      just the two builds:
+#   make bench-bins      the builds:
 #     BENCH_GLIBC        build/linux-arm64/bench/mmbench: glibc, static, arm64
 #                        (the one binary both kernels run)
 #     BENCH_TESTLIB      build/<USER_TARGET>/bench/mmbench: the project's libc

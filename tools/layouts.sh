@@ -22,13 +22,16 @@
 #   TLB/1G lm     arm64: TLB entries to cover 1 GiB of the linear map
 #                 (largest block, or a contiguous run of PMD blocks where that
 #                 is larger and still fits in the 1 GiB)
-#   UTLB slot lm  MicroBlaze: the largest UTLB slot the linear map uses: the
-#                 largest block or contiguous run in the ptdump summary with a
-#                 count above 0, at most 16 MiB (the largest slot size)
+#   largest UTLB slot in lm  MicroBlaze: the largest UTLB slot the linear
+#                 map uses: the largest block or contiguous run in the ptdump
+#                 summary with a count above 0, at most 16 MiB (the largest
+#                 slot size)
 #   UTLB/1G lm    MicroBlaze: 1 GiB divided by that slot (computed; the
 #                 linear map itself is only MEM)
-#   TLB/1G user   entries for 1 GiB of user pages, one per page (computed
-#                 from the page size; MicroBlaze's UTLB has 64 slots)
+#   user pages    MicroBlaze: the pages in the touched region (the probe's count)
+#   TLB/1G user   (MicroBlaze: UTLB/1G user) entries for 1 GiB of user pages,
+#                 one per page (computed from the page size; MicroBlaze's UTLB
+#                 has 64 slots)
 #   fault, mprotect  mmbench's anon_fault_page and mprotect_1page (instructions)
 # Every figure but the computed TLB columns is read from the boot's log:
 # build/layouts/<name>.log, name arm64-<granule>-<va bits> or mb-ml605-<page size>.

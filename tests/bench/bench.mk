@@ -4,11 +4,14 @@
 #
 #   make bench           tools/bench.sh: tests/bench/mmbench.c on our kernel
 #                        and on Debian's Linux 6.12, side by side
-#   make bench-bins      just the two builds:
+#   make bench-bins      the builds:
 #     BENCH_GLIBC        build/linux-arm64/bench/mmbench: glibc, static, arm64
 #                        (the one binary both kernels run)
 #     BENCH_TESTLIB      build/<USER_TARGET>/bench/mmbench: the project's libc
 #                        (tests/lib) for ARCH/BOARD, e.g. MicroBlaze
+#   make layouts         tools/layouts.sh: the page-table layouts measured
+#   make layouts-bins    layoutprobe and mmbench with the test libc for
+#                        ARCH/BOARD (what tools/layouts.sh boots on MicroBlaze)
 
 BENCH_GLIBC := build/linux-arm64/bench/mmbench
 BENCH_TESTLIB := build/$(USER_TARGET)/bench/mmbench
@@ -25,22 +28,24 @@ $(BENCH_GLIBC): tests/bench/mmbench.c
 	@echo "  CC [glibc] $@"
 	@$(USER_LINUX_CC) -std=gnu11 -O2 -Wall -Wextra -Werror -static -D_GNU_SOURCE -o $@ $<
 
-$(BENCH_TESTLIB): $(USER_BUILD)/obj/tests/bench/mmbench.c.o $(USER_LIBC_CRT0) $(USER_LIBC_A) $(USER_LDSCRIPT)
-	@mkdir -p $(dir $@)
-	@echo "  LD [$(USER_TARGET)] $@"
-	@$(USER_CC) $(USER_CFLAGS) $(USER_LDFLAGS) -o $@ $(USER_LIBC_CRT0) $< $(USER_LIBC_A) -lgcc
-
 # The huge-page benchmark (tools/hugebench.sh), built with the test libc for
 # MicroBlaze; arm64 uses the glibc build that both kernels run.
 HUGEBENCH_TESTLIB := build/$(USER_TARGET)/bench/hugebench
 bench-bins: $(HUGEBENCH_TESTLIB)
-$(HUGEBENCH_TESTLIB): $(USER_BUILD)/obj/tests/bench/hugebench.c.o $(USER_LIBC_CRT0) $(USER_LIBC_A) $(USER_LDSCRIPT)
+
+# `make layouts` (tools/layouts.sh): the layout probe as /init, mmbench beside it;
+# the glibc build for arm64, the test libc's (layouts-bins) for MicroBlaze.
+LAYOUTPROBE_GLIBC := build/linux-arm64/bench/layoutprobe
+LAYOUTPROBE_TESTLIB := build/$(USER_TARGET)/bench/layoutprobe
+.PHONY: layouts-bins
+layouts-bins: $(LAYOUTPROBE_TESTLIB) $(BENCH_TESTLIB)
+
+# Every test-libc build of a tests/bench program: tests/bench/NAME.c -> build/<USER_TARGET>/bench/NAME.
+$(BENCH_TESTLIB) $(HUGEBENCH_TESTLIB) $(LAYOUTPROBE_TESTLIB): build/$(USER_TARGET)/bench/%: \
+		$(USER_BUILD)/obj/tests/bench/%.c.o $(USER_LIBC_CRT0) $(USER_LIBC_A) $(USER_LDSCRIPT)
 	@mkdir -p $(dir $@)
 	@echo "  LD [$(USER_TARGET)] $@"
 	@$(USER_CC) $(USER_CFLAGS) $(USER_LDFLAGS) -o $@ $(USER_LIBC_CRT0) $< $(USER_LIBC_A) -lgcc
-
-# `make layouts` (tools/layouts.sh): the layout probe as /init, mmbench beside it.
-LAYOUTPROBE_GLIBC := build/linux-arm64/bench/layoutprobe
 $(LAYOUTPROBE_GLIBC): tests/bench/layoutprobe.c
 	@mkdir -p $(dir $@)
 	@echo "  CC [glibc] $@"

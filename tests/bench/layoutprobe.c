@@ -1,11 +1,16 @@
 /*
  * layoutprobe.c - /init for `make layouts` (tools/layouts.sh): what the
- * kernel's page-table layout costs a process. It maps 1 GiB of anonymous
- * memory with MADV_NOHUGEPAGE, writes one byte to each page, and reports
- * the page-table pages the mapping added (from /proc/self/pagetables,
- * "pagetables: N table pages below the root"), then runs /bin/mmbench for
- * the fault and mprotect costs and powers off. Our kernel only (it reads
- * /proc/self/pagetables); the figures are printed as "layout: KEY VALUE".
+ * kernel's page-table layout costs a process. It maps a region of anonymous
+ * memory with MADV_NOHUGEPAGE (1 GiB, or probe_mib=N MiB from the kernel
+ * command line, which the kernel hands to init in its environment: the
+ * MicroBlaze boards have less RAM than 1 GiB), writes one byte to each
+ * page, and reports where the region lies, the process's table pages
+ * before it and the page-table pages the mapping added (from
+ * /proc/self/pagetables, "pagetables: N table pages below the root"), then
+ * runs /bin/mmbench for the fault and mprotect costs and powers off. Our
+ * kernel only (it reads /proc/self/pagetables); the figures are printed as
+ * "layout: KEY VALUE". Built with glibc for arm64 and with the test libc
+ * for MicroBlaze (tests/bench/bench.mk), so sizes stay within 32 bits.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -16,7 +21,9 @@
 #include <sys/reboot.h>
 #include <sys/wait.h>
 
-#define GIB (1UL << 30)
+#define MIB (1UL << 20)
+/* The largest region: 1 GiB, which a 32-bit unsigned long still holds. */
+#define MAX_MIB 1024UL
 
 /* Table pages below the root of our page tables; -1 if unreadable. */
 static long table_pages(void)
@@ -36,9 +43,20 @@ static long table_pages(void)
 	return p ? atol(p + 12) : -1;
 }
 
+/* The region's size in MiB: probe_mib from the environment if it is a
+ * number from 1 to MAX_MIB, else MAX_MIB. */
+static unsigned long region_mib(void)
+{
+	const char *s = getenv("probe_mib");
+	unsigned long n = s ? strtoul(s, NULL, 10) : 0;
+
+	return n >= 1 && n <= MAX_MIB ? n : MAX_MIB;
+}
+
 int main(void)
 {
 	long pg = getpagesize(), before, after;
+	unsigned long mib = region_mib(), size = mib * MIB;
 	char *p;
 	char *const argv[] = { "mmbench", NULL };
 	int st;
@@ -46,18 +64,21 @@ int main(void)
 
 	setvbuf(stdout, NULL, _IONBF, 0);
 	printf("layout: page_size %ld\n", pg);
+	printf("layout: region_mib %lu\n", mib);
 	before = table_pages();
-	p = mmap(NULL, GIB, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (p == MAP_FAILED) {
-		printf("layout: error mmap of 1 GiB\n");
+		printf("layout: error mmap of %lu MiB\n", mib);
 	} else {
-		madvise(p, GIB, MADV_NOHUGEPAGE);
-		for (unsigned long off = 0; off < GIB; off += pg)
+		madvise(p, size, MADV_NOHUGEPAGE);
+		for (unsigned long off = 0; off < size; off += pg)
 			p[off] = 1;
 		after = table_pages();
-		printf("layout: user_pages_1g %lu\n", GIB / pg);
-		printf("layout: user_tables_1g %ld\n", before < 0 || after < 0 ? -1 : after - before);
-		munmap(p, GIB);
+		printf("layout: region_at %p\n", (void *)p);
+		printf("layout: tables_before %ld\n", before);
+		printf("layout: user_pages %lu\n", size / pg);
+		printf("layout: user_tables %ld\n", before < 0 || after < 0 ? -1 : after - before);
+		munmap(p, size);
 	}
 	pid = fork();
 	if (pid == 0) {

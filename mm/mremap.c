@@ -81,7 +81,7 @@ static long mremap_move(struct mm *mm, struct vma *v, unsigned long old, unsigne
 {
 	struct vma *nv;
 	long err;
-	bool cut;
+	bool cut, share;
 	unsigned long charge = dontunmap ? new_len : new_len > old_len ? new_len - old_len : 0;
 
 	if ((u64)mm->nvmas + 3 >= sysctl_max_map_count)
@@ -101,9 +101,15 @@ static long mremap_move(struct mm *mm, struct vma *v, unsigned long old, unsigne
 	}
 	nv = vma_insert_prepared(mm, nv, to, to + new_len, v->flags, v->name, moved_offset(v, old, to));
 	moved_from(nv, v);
-	err = mm_move_entries(mm, old, to, old_len);
+	/* MR-20: shared anonymous pages are their own object (no file): a
+	 * DONTUNMAP copy shares them, so the old range keeps reading them */
+	share = dontunmap && (v->flags & VM_SHARED) && !v->file;
+	err = share ? mm_share_range(mm, v, nv, old, to, old_len) : mm_move_entries(mm, old, to, old_len);
 	if (err) {
-		mm_move_entries(mm, to, old, old_len);	/* MR-21: undo */
+		if (share)
+			mm_zap_range(mm, to, to + new_len, true);	/* the shares made so far */
+		else
+			mm_move_entries(mm, to, old, old_len);	/* MR-21: undo */
 		vma_remove(mm, nv);
 		if (cut)
 			vma_merge_neighbours(mm, v);	/* undo the isolation */

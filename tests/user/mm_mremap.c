@@ -216,6 +216,18 @@ static void test_dontunmap(void)
 	       shape(p, p + 3 * PAGE));
 	munmap(p, 3 * PAGE);
 	munmap(dst, PAGE);
+	/* shared memory: both ranges map the same object afterwards */
+	p = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	dst = hole(2);
+	fill(p, 2);
+	r = mremap(p, 2 * PAGE, 2 * PAGE, MREMAP_MAYMOVE | MREMAP_FIXED | MREMAP_DONTUNMAP, dst);
+	tap_ok(r == dst && check(dst, 2) && check(p, 2),
+	       "MR-20: MREMAP_DONTUNMAP of shared memory: the old range still reads the data");
+	p[1] = 'x';
+	dst[PAGE + 1] = 'y';
+	tap_ok(dst[1] == 'x' && p[PAGE + 1] == 'y', "MR-20: and both ranges share it (%c %c)", dst[1], p[PAGE + 1]);
+	munmap(p, 2 * PAGE);
+	munmap(dst, 2 * PAGE);
 }
 
 static char *shared(size_t pages)

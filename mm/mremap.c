@@ -72,13 +72,16 @@ static long duplicate_vma(struct mm *mm, struct vma *v, unsigned long old, unsig
  * duplicate it when old_len is 0. The new VMA and the split of v are made
  * first; a move that runs out of table pages half-way is moved back
  * (MR-21: the tables it came from are still there, so that cannot fail).
- * Without dontunmap the old range goes. Returns to or a negative errno.
+ * Without dontunmap the old range goes; with it v stays, cut at the range
+ * only when it is locked (the range alone is unlocked, MR-20, ML-17).
+ * Returns to or a negative errno.
  */
 static long mremap_move(struct mm *mm, struct vma *v, unsigned long old, unsigned long old_len,
 			unsigned long to, unsigned long new_len, bool dontunmap)
 {
 	struct vma *nv;
 	long err;
+	bool cut, share;
 	unsigned long charge = dontunmap ? new_len : new_len > old_len ? new_len - old_len : 0;
 
 	if ((u64)mm->nvmas + 3 >= sysctl_max_map_count)
@@ -90,18 +93,26 @@ static long mremap_move(struct mm *mm, struct vma *v, unsigned long old, unsigne
 	nv = vma_prepare();
 	if (!nv)
 		return -ENOMEM;
-	v = mm_isolate(mm, v, old, old + old_len);
-	if (!v) {
+	/* MR-20: a DONTUNMAP source is cut only to unlock the moved range */
+	cut = !dontunmap || (v->flags & VM_LOCKED_MASK);
+	if (cut && !(v = mm_isolate(mm, v, old, old + old_len))) {
 		vma_unprepare(nv);
 		return -ENOMEM;
 	}
 	nv = vma_insert_prepared(mm, nv, to, to + new_len, v->flags, v->name, moved_offset(v, old, to));
 	moved_from(nv, v);
-	err = mm_move_entries(mm, old, to, old_len);
+	/* MR-20: shared anonymous pages are their own object (no file): a
+	 * DONTUNMAP copy shares them, so the old range keeps reading them */
+	share = dontunmap && (v->flags & VM_SHARED) && !v->file;
+	err = share ? mm_share_range(mm, v, nv, old, to, old_len) : mm_move_entries(mm, old, to, old_len);
 	if (err) {
-		mm_move_entries(mm, to, old, old_len);	/* MR-21: undo */
+		if (share)
+			mm_zap_range(mm, to, to + new_len, true);	/* the shares made so far */
+		else
+			mm_move_entries(mm, to, old, old_len);	/* MR-21: undo */
 		vma_remove(mm, nv);
-		vma_merge_neighbours(mm, v);	/* undo the isolation */
+		if (cut)
+			vma_merge_neighbours(mm, v);	/* undo the isolation */
 		return err;
 	}
 	if (!dontunmap) {
@@ -115,12 +126,15 @@ static long mremap_move(struct mm *mm, struct vma *v, unsigned long old, unsigne
 	 * they are until a neighbour changes (kept_cut lets the checker
 	 * accept them) */
 	vma_merge_neighbours_except(mm, nv, v);
-	vma_set_flags(mm, v, v->flags & ~VM_LOCKED_MASK);	/* ML-17: the old range is no longer locked */
-	v->anon = 0;	/* and its pages are gone: Linux unlinks its anon_vma (MF-7) */
-	v->anon_inherited = false;
+	if (cut)
+		vma_set_flags(mm, v, v->flags & ~VM_LOCKED_MASK);	/* ML-17: the moved range is no longer locked */
 	v->kept_cut = true;
 	if (v->next)
 		v->next->kept_cut = true;
+	if (v->start == old && v->end == old + old_len) {
+		v->anon = 0;	/* all its pages are gone: Linux unlinks its anon_vma (MF-7) */
+		v->anon_inherited = false;
+	}
 	return (long)to;
 }
 

@@ -28,16 +28,12 @@
 #include "tap.h"
 
 /* The calls the test libc lacks, as raw system calls (both arches). */
+#include "arg64.h"
+
 #if defined(__aarch64__)
 #define NR(arm64, mb) (arm64)
-#define ARG64(v) (long)(v)
 #elif defined(__microblaze__)
 #define NR(arm64, mb) (mb)
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define ARG64(v) (long)(uint32_t)(uint64_t)(v), (long)(uint32_t)((uint64_t)(v) >> 32)
-#else
-#define ARG64(v) (long)(uint32_t)((uint64_t)(v) >> 32), (long)(uint32_t)(uint64_t)(v)
-#endif
 #else
 #error "fsmap: unsupported architecture"
 #endif

@@ -201,6 +201,27 @@ static void test_mremap(void)
 	munmap(b, 2 * PAGE);
 }
 
+/*
+ * MF-7, OC-5, ML-8 (seed 7022 @400): an execute-only VMA of five pages,
+ * its last four made write-only (charged) and all five locked (populated:
+ * the write-only piece with write faults, so it gets an anon identity),
+ * then all made execute-only again: the written piece keeps its charge,
+ * so the two stay apart.
+ */
+static void test_locked_charge(void)
+{
+	char *h = hole(7), *b = h + PAGE;
+
+	anon(b, 5 * PAGE, PROT_EXEC, MAP_FIXED);
+	mprotect(b + PAGE, 4 * PAGE, PROT_WRITE);
+	tap_ok(syscall(SYS_mlock, b, 5 * PAGE) == 0 && mprotect(b, 5 * PAGE, PROT_EXEC) == 0 &&
+		       same(shape(h, h + 7 * PAGE), "hole:1 --xp:1 --xp:4 hole:1"),
+	       "MF-7: a piece written by mlock's population keeps its charge made execute-only again: two VMAs (%s)",
+	       shape(h, h + 7 * PAGE));
+	syscall(SYS_munlock, b, 5 * PAGE);
+	munmap(b, 5 * PAGE);
+}
+
 int main(void)
 {
 	tap_init();
@@ -208,5 +229,6 @@ int main(void)
 	test_reuse();
 	test_fork();
 	test_mremap();
+	test_locked_charge();
 	return tap_done();
 }

@@ -204,6 +204,30 @@ static void test_dontunmap(void)
 	munmap(p, 2 * PAGE);
 	munmap(dst, 2 * PAGE);
 	munmap(r, 2 * PAGE);
+	/* a part of a VMA that is not locked: the old VMA stays whole (Linux
+	 * 6.12 measured; a locked one is cut: mm_mlock.c) */
+	p = anon(NULL, 3 * PAGE, PROT_READ | PROT_WRITE, 0);
+	dst = hole(1);
+	fill(p, 3);
+	r = mremap(p + PAGE, PAGE, PAGE, MREMAP_MAYMOVE | MREMAP_FIXED | MREMAP_DONTUNMAP, dst);
+	tap_ok(r == dst && all_bytes(dst, PAGE, 'B') && strcmp(shape(p, p + 3 * PAGE), "rw-p:3") == 0 &&
+		       all_bytes(p + PAGE, PAGE, 0) && all_bytes(p, PAGE, 'A') && all_bytes(p + 2 * PAGE, PAGE, 'C'),
+	       "MR-20: MREMAP_DONTUNMAP of the middle page: moved, the old VMA stays whole (%s), the middle reads zero",
+	       shape(p, p + 3 * PAGE));
+	munmap(p, 3 * PAGE);
+	munmap(dst, PAGE);
+	/* shared memory: both ranges map the same object afterwards */
+	p = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	dst = hole(2);
+	fill(p, 2);
+	r = mremap(p, 2 * PAGE, 2 * PAGE, MREMAP_MAYMOVE | MREMAP_FIXED | MREMAP_DONTUNMAP, dst);
+	tap_ok(r == dst && check(dst, 2) && check(p, 2),
+	       "MR-20: MREMAP_DONTUNMAP of shared memory: the old range still reads the data");
+	p[1] = 'x';
+	dst[PAGE + 1] = 'y';
+	tap_ok(dst[1] == 'x' && p[PAGE + 1] == 'y', "MR-20: and both ranges share it (%c %c)", dst[1], p[PAGE + 1]);
+	munmap(p, 2 * PAGE);
+	munmap(dst, 2 * PAGE);
 }
 
 static char *shared(size_t pages)

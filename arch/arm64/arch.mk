@@ -12,7 +12,7 @@ GIC ?= 2
 # build/arm64, every other one into build/arm64-<granule>-<va bits>.
 GRANULE ?= 4K
 VA_BITS ?= 48
-LAYOUTS := 4K-39 4K-48 16K-47 16K-48 16K-52 64K-42 64K-48 64K-52
+LAYOUTS := 4K-39 4K-48 4K-52 16K-47 16K-48 16K-52 64K-42 64K-48 64K-52
 ifeq ($(filter $(GRANULE)-$(VA_BITS),$(LAYOUTS)),)
 $(error GRANULE=$(GRANULE) VA_BITS=$(VA_BITS) is not a supported layout; valid GRANULE-VA_BITS pairs: $(LAYOUTS))
 endif

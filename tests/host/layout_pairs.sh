@@ -2,8 +2,9 @@
 # layout_pairs.sh - the arm64 build accepts exactly the layouts it lists:
 # arch/arm64/arch.mk refuses any other GRANULE/VA_BITS pair with the list
 # of valid ones, and asm/layout.h's own check (#error) agrees with that
-# list, for every valid pair and for impossible ones (4K/52 needs a fifth
-# level, not built; 16K/42 and 64K/47 are no layout at all).
+# list, for every valid pair (4K/52 among them: FEAT_LPA2 with a fifth
+# level) and for impossible ones (4K/47, 16K/42 and 64K/47 are no layout
+# at all).
 set -u
 cd "$(dirname "$0")/../.."
 n=0
@@ -14,9 +15,9 @@ include arch/arm64/arch.mk
 x: ; @echo $(LAYOUTS)
 MK
 )
-ok $([ "$valid" = "4K-39 4K-48 16K-47 16K-48 16K-52 64K-42 64K-48 64K-52" ]; echo $?) "arch.mk lists the layouts: $valid"
+ok $([ "$valid" = "4K-39 4K-48 4K-52 16K-47 16K-48 16K-52 64K-42 64K-48 64K-52" ]; echo $?) "arch.mk lists the layouts: $valid"
 
-for bad in 4K-52 16K-42 64K-47 8K-48; do
+for bad in 4K-47 16K-42 64K-47 8K-48; do
 	g=${bad%-*}; v=${bad#*-}
 	msg=$(make --no-print-directory -s ARCH=arm64 GRANULE="$g" VA_BITS="$v" print-arch 2>&1)
 	rc=$?
@@ -33,7 +34,7 @@ for l in $valid; do
 	out=$(cc_layout "${l%-*}" "${l#*-}"); rc=$?
 	ok "$rc" "asm/layout.h accepts $l${out:+ ($out)}"
 done
-for bad in 4K-52 16K-42 64K-47; do
+for bad in 4K-47 16K-42 64K-47; do
 	out=$(cc_layout "${bad%-*}" "${bad#*-}"); rc=$?
 	ok $([ "$rc" != 0 ] && echo "$out" | grep -q "unsupported GRANULE/VA_BITS pair"; echo $?) "asm/layout.h refuses $bad"
 done

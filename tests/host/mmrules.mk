@@ -15,11 +15,13 @@ mm_rules_ARGS :=
 
 # The same rules with 16K and 64K pages (the kernel's headers, the model and
 # the fake machine all built for the layout; 64K skips the THP case; 64K/52
-# has user addresses above 2^48, EW-8's window).
-HOST_TESTS += mm_rules_16k_47 mm_rules_64k_48 mm_rules_64k_52
+# and 4K/52 (5 levels) have user addresses above 2^48, EW-8's window).
+HOST_TESTS += mm_rules_16k_47 mm_rules_64k_48 mm_rules_64k_52 mm_rules_4k_52
 mm_rules_16k_47_SRCS := $(mm_rules_SRCS)
 mm_rules_16k_47_CFLAGS := $(mm_rules_CFLAGS) -DGRANULE_SHIFT=14 -DVA_BITS=47
 mm_rules_64k_48_SRCS := $(mm_rules_SRCS)
 mm_rules_64k_48_CFLAGS := $(mm_rules_CFLAGS) -DGRANULE_SHIFT=16 -DVA_BITS=48
 mm_rules_64k_52_SRCS := $(mm_rules_SRCS)
 mm_rules_64k_52_CFLAGS := $(mm_rules_CFLAGS) -DGRANULE_SHIFT=16 -DVA_BITS=52
+mm_rules_4k_52_SRCS := $(mm_rules_SRCS)
+mm_rules_4k_52_CFLAGS := $(mm_rules_CFLAGS) -DGRANULE_SHIFT=12 -DVA_BITS=52

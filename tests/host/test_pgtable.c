@@ -540,7 +540,7 @@ static void user_page(struct pt_space *us, struct pt_cursor *c)
 	pt_map_range(us, 0x400000UL, 0x44000000ULL, PAGE_SIZE, PT_READ | PT_WRITE | PT_USER, PT_LEAF_ANY);
 	tlb_model_access(0x400000UL, NULL);
 	tlb_model_set_quiet(true);
-	pt_walk(us, 0x400000UL, 3, false, c);
+	pt_walk(us, 0x400000UL, PT_LAST_LEVEL, false, c);
 }
 
 static void test_model_wrong_asid(void)
@@ -982,6 +982,7 @@ static const struct {
 	{ 14, 47, 3, 2048, 128, 32, 32ULL << 20 }, { 14, 48, 4, 2, 128, 32, 32ULL << 20 },
 	{ 16, 42, 2, 8192, 32, 32, 512ULL << 20 }, { 16, 48, 3, 64, 32, 32, 512ULL << 20 },
 	{ 14, 52, 4, 32, 128, 32, 32ULL << 20 }, { 16, 52, 3, 1024, 32, 32, 512ULL << 20 },
+	{ 12, 52, 5, 16, 16, 16, 1ULL << 30 },
 };
 
 static void test_layout(void)

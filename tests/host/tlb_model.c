@@ -64,9 +64,9 @@
 #define KERNEL_BASE (~0UL << VA_BITS)
 #define USER_END    (1UL << VA_BITS)
 /* The packed keys below hold a VA as its page number: VA_BITS - page shift
- * bits, at most 38 in every layout (16K/52; 36 for 4K/48 and 64K/52), then
- * bit 38 for the kernel half. */
-#define M_VPN_BITS  38
+ * bits, at most 40 in every layout (4K/52; 38 for 16K/52, 36 for 4K/48 and
+ * 64K/52), then bit 40 for the kernel half. */
+#define M_VPN_BITS  40
 #define M_VPN(va)   (((u64)(va) & ((1ULL << VA_BITS) - 1)) >> M_PAGE_SHIFT)
 _Static_assert(VA_BITS - M_PAGE_SHIFT <= M_VPN_BITS, "a VA page number must fit the model's key field");
 
@@ -444,10 +444,12 @@ unsigned long tlb_model_sym_va(const void *sym)
 
 /* ---- table registry ---- */
 
+/* A table's registry value: VPN, kernel bit, level (3 bits: up to 5
+ * levels), ASID + 1 (17 bits): 61 bits. */
 static u64 pack_info(int level, unsigned long va_base, int asid)
 {
 	return M_VPN(va_base) | ((u64)(va_base >> 63) << M_VPN_BITS) |
-	       ((u64)level << (M_VPN_BITS + 1)) | ((u64)(asid + 1) << (M_VPN_BITS + 3));
+	       ((u64)level << (M_VPN_BITS + 1)) | ((u64)(asid + 1) << (M_VPN_BITS + 4));
 }
 
 static void unpack_info(u64 v, int *level, unsigned long *va_base, int *asid)
@@ -455,8 +457,8 @@ static void unpack_info(u64 v, int *level, unsigned long *va_base, int *asid)
 	*va_base = (unsigned long)((v & ((1ULL << M_VPN_BITS) - 1)) << M_PAGE_SHIFT);
 	if ((v >> M_VPN_BITS) & 1)
 		*va_base |= KERNEL_BASE;
-	*level = (int)((v >> (M_VPN_BITS + 1)) & 3);
-	*asid = (int)(v >> (M_VPN_BITS + 3)) - 1;
+	*level = (int)((v >> (M_VPN_BITS + 1)) & 7);
+	*asid = (int)(v >> (M_VPN_BITS + 4)) - 1;
 }
 
 static bool is_table(u64 d, int level)
@@ -543,6 +545,11 @@ void tlb_model_set_user(phys_addr_t root, int asid)
 {
 	int i;
 
+	if (asid > 0xfffe) {	/* tlb_key() keeps tag + 1 in 16 bits */
+		fprintf(stderr, "tlb_model: ASID %d above 0xfffe\n", asid);
+		abort();
+	}
+
 	for (i = 0; i < M.nusers; i++)
 		if (M.users[i].asid == asid)
 			break;
@@ -575,10 +582,14 @@ static const unsigned leaf_shifts[] = {
 
 static u64 tlb_key(bool walk, unsigned idx, unsigned long va, int tag)
 {
-	/* VPN, kernel bit, index (4 bits), walk bit, tag + 1 (17 bits), CPU (3 bits): 64 bits */
+	/*
+	 * VPN (40 bits), kernel bit, index (3 bits: a walk level 0-4 or a
+	 * leaf_shifts[] index 0-4), walk bit, tag + 1 (16 bits: ASIDs up to
+	 * 0xfffe, tlb_model_set_user() refuses 0xffff), CPU (3 bits): 64 bits.
+	 */
 	return M_VPN(va) | ((u64)(va >> 63) << M_VPN_BITS) | ((u64)idx << (M_VPN_BITS + 1)) |
-	       ((u64)walk << (M_VPN_BITS + 5)) | ((u64)(tag + 1) << (M_VPN_BITS + 6)) |
-	       ((u64)M.cpu << (M_VPN_BITS + 23));
+	       ((u64)walk << (M_VPN_BITS + 4)) | ((u64)(tag + 1) << (M_VPN_BITS + 5)) |
+	       ((u64)M.cpu << (M_VPN_BITS + 21));
 }
 
 static struct tent *tlb_find(u64 key)
@@ -632,7 +643,7 @@ struct mwalk {
 	bool valid;
 	int level;            /* where the walk ended */
 	int tlevels;          /* table descriptors followed (levels 0..tlevels-1) */
-	u64 tdesc[4];
+	u64 tdesc[M_LEVELS];
 	u64 desc;             /* final descriptor */
 	u64 size;             /* translation size (a consistent run counts whole) */
 	unsigned long base;   /* first VA of the translation */

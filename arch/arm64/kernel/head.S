@@ -8,7 +8,8 @@
  *
  * Before anything else it checks that the CPU implements the build's
  * translation granule (ID_AA64MMFR0_EL1.TGran*) and, with VA_BITS=52, 52-bit
- * VAs (64K: ID_AA64MMFR2_EL1.VARange; 16K: TGran16 == 2, FEAT_LPA2), and
+ * VAs (64K: ID_AA64MMFR2_EL1.VARange; FEAT_LPA2: TGran4 == 1 for 4K,
+ * TGran16 == 2 for 16K), and
  * stops with a message on the UART if not (check_granule).
  *
  * The boot tables built here are the smallest that let C run at its linked
@@ -128,10 +129,11 @@ el2_to_el1:
 /*
  * check_granule: return if ID_AA64MMFR0_EL1 says the CPU implements our
  * granule and, for a 52-bit VA, ID_AA64MMFR2_EL1 says it implements
- * FEAT_LVA (64K) or FEAT_LPA2 (16K); otherwise print why on the early UART (MMU off: Device memory)
+ * FEAT_LVA (64K) or FEAT_LPA2 (4K, 16K); otherwise print why on the early UART (MMU off: Device memory)
  * with the kernel-exit line the runner expects, and park the CPU.
  * TGran4 and TGran64 read 0xf when absent, TGran16 reads 0; VARange reads
- * 1 when 52-bit VAs are supported with the 64K granule, 0 for 48 bits.
+ * 1 when 52-bit VAs are supported with the 64K granule, 0 for 48 bits;
+ * FEAT_LPA2 reads TGran4 == 1 or TGran16 == 2 (ID_TGRAN_LPA2).
  */
 check_granule:
 	mrs	x9, id_aa64mmfr0_el1
@@ -144,7 +146,7 @@ check_granule:
 	b.eq	boot_refuse
 #endif
 #if PT_LPA2
-	cmp	x9, #2				/* TGran16 == 2: 52-bit with LPA2 */
+	cmp	x9, #ID_TGRAN_LPA2		/* TGran4 == 1, TGran16 == 2: 52-bit with LPA2 */
 	adr	x10, no_lpa2_msg
 	b.ne	boot_refuse
 #elif PT_VA_52
@@ -171,7 +173,7 @@ no_granule_msg:
 	.asciz	"kernel-exit: status=1\r\n"
 #if PT_LPA2
 no_lpa2_msg:
-	.ascii	"panic: this CPU lacks FEAT_LPA2 for the " GRANULE_NAME " granule (ID_AA64MMFR0_EL1." TGRAN_FIELD " is not 2), "
+	.ascii	"panic: this CPU lacks FEAT_LPA2 for the " GRANULE_NAME " granule (ID_AA64MMFR0_EL1." TGRAN_FIELD " is not " ID_TGRAN_LPA2_STR "), "
 	.ascii	"which this kernel was built for (VA_BITS=52); rebuild with VA_BITS=48 or use -cpu max\r\n"
 	.asciz	"kernel-exit: status=1\r\n"
 #elif PT_VA_52
@@ -222,7 +224,7 @@ clear_bss:
 
 map_leaves:
 	mov	x5, x0
-	link_level 0				/* BOOT_LEAF_LEVEL is 1 to 3 */
+	link_level 0				/* BOOT_LEAF_LEVEL is 1 to 3 (3: 4K/52's 5 levels) */
 #if BOOT_LEAF_LEVEL > 1
 	link_level 1
 #endif
@@ -395,7 +397,7 @@ secondary_high:
 	.balign	PAGE_SZ
 	.globl	boot_idmap_tables, boot_kimage_tables, boot_stack_top
 boot_idmap_tables:
-	.space	BOOT_TABLE_PAGES * PAGE_SZ	/* 4K/48: L0, L1, L2 */
+	.space	BOOT_TABLE_PAGES * PAGE_SZ	/* 4K/48: L0, L1, L2; 4K/52: L-1, L0, L1, L2 */
 boot_kimage_tables:
 	.space	BOOT_TABLE_PAGES * PAGE_SZ
 	.balign	16

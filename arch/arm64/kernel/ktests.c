@@ -51,7 +51,7 @@ KTEST(arm64_idmap_gone)
 		 (unsigned long long)val);
 	arm64_uninstall_idmap();
 	val = 0;
-	ktest_ok(probe_read_u64((const void *)idmap_va, &val) == -EFAULT && (last_fsc() & 0x3c) == 0x04,
+	ktest_ok(probe_read_u64((const void *)idmap_va, &val) == -EFAULT && FSC_IS_TRANSLATION(last_fsc()),
 		 "after arm64_uninstall_idmap() it faults again (translation fault, FSC 0x%02x; read 0x%llx)",
 		 last_fsc(), (unsigned long long)val);
 	__asm__ volatile("msr ttbr0_el1, %0\n\tisb" :: "r"(saved) : "memory");

@@ -50,6 +50,10 @@ static const char *ec_name(unsigned ec)
 /* The fault status code of an abort (ISS.DFSC/IFSC) in words. */
 static const char *fsc_name(unsigned fsc)
 {
+	if (fsc == FSC_TRANS_LEVEL_M1)
+		return "translation fault";
+	if (fsc == FSC_ADDR_LEVEL_M1)
+		return "address size fault";
 	switch (fsc & 0x3c) {
 	case 0x04: return "translation fault";
 	case 0x08: return "access flag fault";
@@ -62,6 +66,15 @@ static const char *fsc_name(unsigned fsc)
 	case 0x30: return "TLB conflict abort";
 	default: return "other fault";
 	}
+}
+
+/* The walk level a translation, address size, access flag or permission
+ * fault status code names: bits [1:0], or -1 for FEAT_LPA2's level -1 codes. */
+static int fsc_level(unsigned fsc)
+{
+	if (fsc == FSC_TRANS_LEVEL_M1 || fsc == FSC_ADDR_LEVEL_M1)
+		return -1;
+	return (int)(fsc & 3);
 }
 
 static const char *const kind_group[] = {
@@ -77,8 +90,7 @@ static void __attribute__((noreturn)) die(struct pt_regs *regs, unsigned kind)
 	printk("\nUnexpected exception: %s from %s\n", kind_type[kind & 3], kind_group[kind >> 2]);
 	printk("  ESR 0x%016llx  EC 0x%02x: %s\n", (unsigned long long)regs->esr, ec, ec_name(ec));
 	if (ec == 0x20 || ec == 0x21 || ec == 0x24 || ec == 0x25)
-		printk("  fault: %s, level %u%s\n", fsc_name(regs->esr & 0x3f),
-		       (unsigned)(regs->esr & 3),
+		printk("  fault: %s, level %d%s\n", fsc_name(regs->esr & 0x3f), fsc_level(regs->esr & 0x3f),
 		       (ec >= 0x24 && (regs->esr & (1 << 6))) ? ", on a write" : "");
 	if (ec == 0x25 && regs->far < USER_VA_END && (regs->pstate & PSR_PAN) &&
 	    (regs->esr & 0x3c) == 0x0c)
@@ -101,9 +113,9 @@ static void __attribute__((noreturn)) die(struct pt_regs *regs, unsigned kind)
  * lacked the access flag, or forbade the access (the kinds mm_fault handles)? */
 static bool is_mm_fault(u64 esr)
 {
-	unsigned fsc = esr & 0x3c;
+	unsigned fsc = esr & 0x3f;
 
-	return fsc == 0x04 || fsc == 0x08 || fsc == 0x0c;
+	return FSC_IS_TRANSLATION(fsc) || (fsc & 0x3c) == 0x08 || (fsc & 0x3c) == 0x0c;
 }
 
 /* The access an abort made: instruction fetch, write, or read. */

@@ -10,12 +10,13 @@
  * The valid pairs (Arm ARM D8.2, "Translation table walk", the tables of
  * initial lookup level per granule and TnSZ), restricted to those we
  * support with physical addresses of at most 48 bits (no FEAT_LPA) and no
- * level-0/1 blocks for 16K/64K; a 52-bit VA needs FEAT_LVA with 64K pages,
- * FEAT_LPA2 (TCR_EL1.DS) with 16K:
+ * level-0/1 blocks for 16K/64K (nor 4K's level-0 block under DS); a 52-bit
+ * VA needs FEAT_LVA with 64K pages, FEAT_LPA2 (TCR_EL1.DS) with 4K and 16K:
  *
  *   granule  VA_BITS  levels  first level  blocks
  *   4K       39       3       1            1G (L1), 2M (L2)
  *   4K       48       4       0            1G (L1), 2M (L2)
+ *   4K       52       5      -1 (16 entries; FEAT_LPA2, DS = 1) 1G (L1), 2M (L2)
  *   16K      47       3       1            32M (L2)
  *   16K      48       4       0 (2 entries) 32M (L2)
  *   16K      52       4       0 (32 entries; FEAT_LPA2, DS = 1) 32M (L2)
@@ -36,16 +37,16 @@
 #define VA_BITS 48
 #endif
 
-#if !((GRANULE_SHIFT == 12 && (VA_BITS == 39 || VA_BITS == 48)) || \
+#if !((GRANULE_SHIFT == 12 && (VA_BITS == 39 || VA_BITS == 48 || VA_BITS == 52)) || \
       (GRANULE_SHIFT == 14 && (VA_BITS == 47 || VA_BITS == 48 || VA_BITS == 52)) || \
       (GRANULE_SHIFT == 16 && (VA_BITS == 42 || VA_BITS == 48 || VA_BITS == 52)))
-#error "unsupported GRANULE/VA_BITS pair; valid: 4K 39|48, 16K 47|48|52, 64K 42|48|52"
+#error "unsupported GRANULE/VA_BITS pair; valid: 4K 39|48|52, 16K 47|48|52, 64K 42|48|52"
 #endif
 
 /*
  * A VA wider than 48 bits needs FEAT_LVA with the 64K granule (head.S
- * checks ID_AA64MMFR2_EL1.VARange at boot) and FEAT_LPA2 with 16K
- * (ID_AA64MMFR0_EL1.TGran16 == 2). LPA2 is used with TCR_EL1.DS = 1, which
+ * checks ID_AA64MMFR2_EL1.VARange at boot) and FEAT_LPA2 with 4K and 16K
+ * (ID_AA64MMFR0_EL1.TGran4 == 1, TGran16 == 2: ID_TGRAN_LPA2). LPA2 is used with TCR_EL1.DS = 1, which
  * turns descriptor bits [9:8] from SH into OA[51:50]: shareability then
  * comes from TCR_EL1.SH0/SH1 (PTE_SH_INNER is 0). User mappings stay below
  * USER_VA_WINDOW_BITS unless asked for higher (asm/memlayout.h).
@@ -59,7 +60,10 @@
 /* Bits of VA resolved per table (8-byte descriptors fill one page). */
 #define PT_BITS_PER_LEVEL  (PAGE_SHIFT - 3)
 
-/* Levels needed to resolve VA_BITS - PAGE_SHIFT bits (rounded up). */
+/*
+ * Levels needed to resolve VA_BITS - PAGE_SHIFT bits (rounded up): 5 for
+ * 4K/52, whose walk starts at hardware level -1 (PT_HW_FIRST_LEVEL).
+ */
 #define PT_LEVELS          ((VA_BITS - PAGE_SHIFT + PT_BITS_PER_LEVEL - 1) / PT_BITS_PER_LEVEL)
 #define PT_LAST_LEVEL      (PT_LEVELS - 1)
 #define PT_HW_FIRST_LEVEL  (4 - PT_LEVELS)
@@ -92,10 +96,14 @@
 #define TCR_TG0_BITS       0
 #define TCR_TG1_BITS       2
 #define ID_TGRAN_SHIFT     28   /* ID_AA64MMFR0_EL1.TGran4: 0 or 1 supported, 0xf not */
+#define ID_TGRAN_LPA2      1    /* TGran4 == 1: 52-bit with LPA2 */
+#define ID_TGRAN_LPA2_STR  "1"
 #elif GRANULE_SHIFT == 14
 #define TCR_TG0_BITS       2
 #define TCR_TG1_BITS       1
 #define ID_TGRAN_SHIFT     20   /* TGran16: 0 not supported, 1 or 2 supported (2: with 52-bit, LPA2) */
+#define ID_TGRAN_LPA2      2
+#define ID_TGRAN_LPA2_STR  "2"
 #else
 #define TCR_TG0_BITS       1
 #define TCR_TG1_BITS       3

@@ -9,10 +9,11 @@
  *   0xfffffbfffe000000 .. 0xfffffbfffe200000   fixmap: one last-level table of slots
  *   0xfffffc0000000000 .. 0xfffffd0000000000   ioremap (device mappings)
  *
- * With 64K/52 (FEAT_LVA) the same rules give user space [0, 2^52) (mmap
- * and the stack below 2^48 by default: USER_VA_WINDOW), the linear map at
- * 0xfff0000000000000, the image at 0xfff8000080000000, ioremap at
- * 0xffffc00000000000 and the fixmap 8 GiB below it.
+ * With a 52-bit VA (64K/52, 16K/52, 4K/52) the same rules give user space
+ * [0, 2^52) (mmap and the stack below 2^48 by default: USER_VA_WINDOW), the
+ * linear map at 0xfff0000000000000, the image at 0xfff8000080000000,
+ * ioremap at 0xffffc00000000000 and the fixmap 8 GiB (64K), 512 MiB (16K)
+ * or 32 MiB (4K) below it.
  *
  * In general: user space is [0, 2^N), the kernel half [-2^N, 0) holds the
  * linear map in its lower half, the image 2 GiB above that, ioremap at
@@ -21,8 +22,10 @@
  *
  * The fixmap and ioremap areas each sit under their own top-level entry,
  * apart from the linear map and the image (except 16K/48-bit, whose top
- * level has only two entries), so the fixmap's static tables never share a
- * table page with anything a split could touch.
+ * level has only two entries; with 16K/52 and 4K/52 the fixmap and
+ * ioremap share one 128 or 256 TiB top-level entry, away from the
+ * image's), so the fixmap's static tables never share a table page with
+ * anything a split could touch.
  */
 #ifndef ASM_MEMLAYOUT_H
 #define ASM_MEMLAYOUT_H

@@ -20,7 +20,9 @@
  * block, 32 contiguous: 1 GiB), PTE VA[24:14] (16 KiB, 128 contiguous:
  * 2 MiB); 48-bit adds a 2-entry PGD above. 64 KiB, 42-bit: PMD VA[41:29]
  * (512 MiB block, 32 contiguous: 16 GiB), PTE VA[28:16] (64 KiB, 32
- * contiguous: 2 MiB); 48-bit adds a 64-entry PGD above. The output address
+ * contiguous: 2 MiB); 48-bit adds a 64-entry PGD above. 4K/52 (FEAT_LPA2)
+ * adds a 16-entry PGD VA[51:48] above 4K/48's levels, which become P4D,
+ * PUD, PMD, PTE (5 levels from hardware level -1). The output address
  * is bits [47:PAGE_SHIFT] in every case (no 52-bit output addresses).
  *
  * Descriptor bits (Arm ARM D8.3, "VMSAv8-64 translation table format"):
@@ -31,7 +33,7 @@
  *   [6]      AP[1]: EL0 may access
  *   [7]      AP[2]: read-only
  *   [9:8]    SH: shareability (3 = inner shareable); with FEAT_LPA2's
- *            TCR_EL1.DS = 1 (16K/52) OA[51:50] instead, always 0 here, and
+ *            TCR_EL1.DS = 1 (4K/52, 16K/52) OA[51:50] instead, always 0 here, and
  *            every mapping is inner shareable through TCR_EL1.SH0/SH1
  *   [10]     AF: access flag (we always set it; no hardware AF management)
  *   [11]     nG: not global, the TLB entry is tagged with the ASID
@@ -141,11 +143,12 @@ static inline unsigned arch_pt_cont_entries(int level)
 
 /*
  * Name of a level, as Linux's ptdump prints it: the top is "PGD", the
- * others are named after their hardware level (1 PUD, 2 PMD, 3 PTE).
+ * others are named after their hardware level (0 P4D, 1 PUD, 2 PMD,
+ * 3 PTE; only 4K/52's 5-level walk has a level 0 below its top).
  */
 static inline const char *arch_pt_level_name(int level)
 {
-	static const char *const names[4] = { "PGD", "PUD", "PMD", "PTE" };
+	static const char *const names[4] = { "P4D", "PUD", "PMD", "PTE" };
 
 	if (level == 0)
 		return "PGD";

@@ -13,6 +13,17 @@
 #define _UL(x)	x##UL
 #endif
 
+/*
+ * Abort fault status codes (ESR_ELx.DFSC/IFSC, bits [5:0]) of a walk's
+ * level -1, which only FEAT_LPA2's 4K/52 walk has (asm/layout.h): a
+ * translation fault there is 0x2b, an address size fault 0x29; levels 0-3
+ * use 0x04-0x07 and 0x00-0x03 (the level in bits [1:0]).
+ */
+#define FSC_TRANS_LEVEL_M1	0x2b
+#define FSC_ADDR_LEVEL_M1	0x29
+/* Is fsc (bits [5:0]) a translation fault at any level? */
+#define FSC_IS_TRANSLATION(fsc)	((((fsc) & 0x3c) == 0x04) || (fsc) == FSC_TRANS_LEVEL_M1)
+
 #define HCR_EL2_RW		(1 << 31)	/* EL1 is AArch64 */
 #define CNTHCTL_EL1PCTEN	(1 << 0)	/* EL1 may read CNTPCT_EL0 */
 #define CNTHCTL_EL1PCEN		(1 << 1)	/* EL1 may use the EL1 physical timer */
@@ -71,7 +82,7 @@
 #define TCR_SH1_INNER		(_UL(3) << 28)
 #define TCR_TG1			(_UL(TCR_TG1_BITS) << 30)
 #define TCR_AS16		(_UL(1) << 36)
-/* FEAT_LPA2's descriptor format (52-bit VA with 16K pages: PT_LPA2). */
+/* FEAT_LPA2's descriptor format (52-bit VA with 4K or 16K pages: PT_LPA2). */
 #define TCR_DS			(_UL(PT_LPA2) << 59)
 #define TCR_EL1_VALUE		(TCR_T0SZ | TCR_IRGN0_WBWA | TCR_ORGN0_WBWA | TCR_SH0_INNER | \
 				 TCR_TG0 | TCR_T1SZ | TCR_IRGN1_WBWA | TCR_ORGN1_WBWA |   \

@@ -249,7 +249,7 @@ static void test_punch(void)
 	memset(s, 'b', 3 * PAGE);
 	tap_ok(madvise(t + 2 * PAGE, PAGE, MADV_REMOVE) == 0 && s[2 * PAGE] == 0 && t[2 * PAGE] == 0 && q[2 * PAGE] == 0 &&
 		       s[0] == 'b',
-	       "MD-7 MADV_REMOVE through one shared mapping punches the file: every mapping reads zero there (%d)",
+	       "MD-7, MA-9 MADV_REMOVE through one shared mapping punches the file: every mapping reads zero there (%d)",
 	       s[2 * PAGE]);
 	munmap(s, 3 * PAGE);
 	munmap(t, 3 * PAGE);

@@ -100,11 +100,13 @@ static long advise_hugetlb(struct mm *mm, struct vma *v, unsigned long s, unsign
 static long advise_remove(struct mm *mm, struct vma *v, unsigned long s, unsigned long e)
 {
 	if (v->file) {
+		u64 off = vma_offset_at(v, s);
+
 		if ((v->flags & (VM_SHARED | VM_MAYWRITE)) != (VM_SHARED | VM_MAYWRITE))
 			return -EACCES;
 		if (!v->file->ops->punch)
 			return -EINVAL;
-		v->file->ops->punch(v->file, vma_offset_at(v, s), vma_offset_at(v, s) + (e - s));
+		v->file->ops->punch(v->file, off, off + (e - s));
 		return 0;
 	}
 	if (!(v->flags & VM_SHARED))

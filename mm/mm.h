@@ -146,7 +146,11 @@ void mm_remove_shared(struct mm *mm, unsigned long start, unsigned long end);
  */
 void mm_split_huge_at(struct mm *mm, unsigned long va);
 
-/* The page the last-level entry for va holds (present or PROT_NONE), or NULL. */
+/*
+ * The page the last-level entry for va holds (present or PROT_NONE), or
+ * NULL. A transparent huge page there is split first, as every lookup
+ * through the last level does (mm_lookup() too).
+ */
 struct page *mm_entry_page(struct mm *mm, unsigned long va);
 
 /*

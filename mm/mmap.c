@@ -37,19 +37,24 @@ bool mm_range_mapped(struct mm *mm, unsigned long start, unsigned long end)
 }
 
 /*
- * Linux's split_vma(): a split needs memory and a VMA below max_map_count
- * (OC-10); a transparent huge page across addr is split with it.
+ * Split v at addr, and with it a transparent huge page across addr (Linux's
+ * __split_vma()): v's upper piece, or NULL without memory.
  */
-static struct vma *split_counted(struct mm *mm, struct vma *v, unsigned long addr)
+static struct vma *split_at(struct mm *mm, struct vma *v, unsigned long addr)
 {
-	struct vma *hi;
+	struct vma *hi = vma_split(mm, v, addr);
 
-	if ((u64)mm->nvmas >= sysctl_max_map_count)
-		return NULL;
-	hi = vma_split(mm, v, addr);
 	if (hi && !(v->flags & VM_HUGETLB))
 		mm_split_huge_at(mm, addr);
 	return hi;
+}
+
+/* Linux's split_vma(): a split needs memory and a VMA below max_map_count (OC-10). */
+static struct vma *split_counted(struct mm *mm, struct vma *v, unsigned long addr)
+{
+	if ((u64)mm->nvmas >= sysctl_max_map_count)
+		return NULL;
+	return split_at(mm, v, addr);
 }
 
 struct vma *mm_isolate(struct mm *mm, struct vma *v, unsigned long start, unsigned long end)
@@ -150,11 +155,9 @@ static long late_error(struct mm *mm, struct vma *v, unsigned long start, bool c
 
 	if (!cut)
 		return err;
-	hi = vma_split(mm, v, start);
+	hi = split_at(mm, v, start);
 	if (!hi)
 		return -ENOMEM;
-	if (!(v->flags & VM_HUGETLB))
-		mm_split_huge_at(mm, start);	/* no block across the cut */
 	hi->kept_cut = true;	/* alike pieces that stay apart, as on Linux */
 	return err;
 }

@@ -453,74 +453,6 @@ static void test_munmap_late_cut(unsigned long hsz)
 	munmap(h, 2 * hsz);
 }
 
-/* Does the maps line of the VMA holding addr show protection perm ("rw-s")? */
-static int perm_is(const void *addr, const char *perm)
-{
-	const char *l;
-
-	if (read_text("/proc/self/maps") < 0)
-		return 0;
-	for (l = buf; *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : l + strlen(l)) {
-		char *e;
-		unsigned long lo = strtoul(l, &e, 16), hi = strtoul(e + 1, &e, 16);
-
-		if (lo <= (unsigned long)addr && (unsigned long)addr < hi)
-			return !strncmp(e + 1, perm, 4);
-	}
-	return 0;
-}
-
-/*
- * HT-7, HT-12: mprotect and madvise cut a hugetlb VMA as Linux's
- * vma_modify(): the cut at start first, which stays when the cut at end is
- * inside a huge page (EINVAL); the pieces never merge again, not even a
- * part made alike next to its neighbour (Linux 6.12 measured); and
- * mprotect is not atomic: the VMAs before the bad cut keep their change.
- */
-static void test_modify_cuts(unsigned long hsz)
-{
-	const unsigned long pg = (unsigned long)getpagesize();
-	int flags = MAP_SHARED | MAP_ANONYMOUS | MAP_HUGETLB | MAP_NORESERVE;
-	char *h = mmap(NULL, 3 * hsz, PROT_READ, flags, -1, 0);
-	char *end = h + 3 * hsz;
-	int r, e;
-
-	if (h == MAP_FAILED) {
-		tap_skip("HT-12: no MAP_HUGETLB mapping (errno %d)", errno);
-		return;
-	}
-	errno = 0;
-	r = mprotect(h + hsz, pg, PROT_READ | PROT_WRITE);
-	e = errno;
-	tap_ok(r == -1 && e == EINVAL && pieces(h, end) == 2 && perm_is(h + hsz, "r--s"),
-	       "HT-12: mprotect [huge page + 1 page) of 3: EINVAL (errno %d), cut at the start only (%d VMAs)", e,
-	       pieces(h, end));
-	errno = 0;
-	r = madvise(h + 2 * hsz, pg, MADV_DONTFORK);
-	e = errno;
-	tap_ok(r == -1 && e == EINVAL && pieces(h, end) == 3,
-	       "HT-12: MADV_DONTFORK [3rd huge page + 1 page): EINVAL (errno %d), cut at the start (%d VMAs)", e,
-	       pieces(h, end));
-	munmap(h, 3 * hsz);
-	h = mmap(h, 3 * hsz, PROT_READ, flags | MAP_FIXED_NOREPLACE, -1, 0);
-	if (h == MAP_FAILED) {
-		tap_skip("HT-12: no MAP_HUGETLB mapping again (errno %d)", errno);
-		return;
-	}
-	r = mprotect(h, hsz, PROT_READ | PROT_WRITE) | mprotect(h + hsz, hsz, PROT_READ | PROT_WRITE);
-	tap_ok(r == 0 && pieces(h, end) == 3 && perm_is(h + hsz, "rw-s") && perm_is(h + 2 * hsz, "r--s"),
-	       "HT-12: the 2nd huge page made like the 1st stays apart from it (%d VMAs)", pieces(h, end));
-	r = mprotect(h, 3 * hsz, PROT_READ);
-	tap_ok(r == 0 && pieces(h, end) == 3 && perm_is(h + 2 * hsz, "r--s"),
-	       "HT-12: all three made alike stay three (%d VMAs)", pieces(h, end));
-	errno = 0;
-	r = mprotect(h, 2 * hsz + pg, PROT_READ | PROT_WRITE);
-	e = errno;
-	tap_ok(r == -1 && e == EINVAL && pieces(h, end) == 3 && perm_is(h + hsz, "rw-s") && perm_is(h + 2 * hsz, "r--s"),
-	       "HT-12: mprotect over [VMA][VMA][VMA cut inside]: EINVAL (errno %d), the first two changed", e);
-	munmap(h, 3 * hsz);
-}
-
 /*
  * ML-7, ML-8: mlock never locks a hugetlb VMA but populates it, as Linux's
  * __mm_populate(): the huge pages are taken from the pool at once, and a
@@ -886,6 +818,65 @@ static int maps_entry(const void *addr, struct maps_entry *m)
 	m->name_col = (int)(e - l);
 	snprintf(m->name, sizeof(m->name), "%.*s", (int)(nl - e), e);
 	return 0;
+}
+
+/* Does the maps line of the VMA holding addr show protection perm ("rw-s")? */
+static int perm_is(const void *addr, const char *perm)
+{
+	struct maps_entry m;
+
+	return maps_entry(addr, &m) == 0 && !strncmp(m.perms, perm, 4);
+}
+
+/*
+ * HT-7, HT-12: mprotect and madvise cut a hugetlb VMA as Linux's
+ * vma_modify(): the cut at start first, which stays when the cut at end is
+ * inside a huge page (EINVAL); the pieces never merge again, not even a
+ * part made alike next to its neighbour (Linux 6.12 measured); and
+ * mprotect is not atomic: the VMAs before the bad cut keep their change.
+ */
+static void test_modify_cuts(unsigned long hsz)
+{
+	const unsigned long pg = (unsigned long)getpagesize();
+	int flags = MAP_SHARED | MAP_ANONYMOUS | MAP_HUGETLB | MAP_NORESERVE;
+	char *h = mmap(NULL, 3 * hsz, PROT_READ, flags, -1, 0);
+	char *end = h + 3 * hsz;
+	int r, e;
+
+	if (h == MAP_FAILED) {
+		tap_skip("HT-12: no MAP_HUGETLB mapping (errno %d)", errno);
+		return;
+	}
+	errno = 0;
+	r = mprotect(h + hsz, pg, PROT_READ | PROT_WRITE);
+	e = errno;
+	tap_ok(r == -1 && e == EINVAL && pieces(h, end) == 2 && perm_is(h + hsz, "r--s"),
+	       "HT-12: mprotect [huge page + 1 page) of 3: EINVAL (errno %d), cut at the start only (%d VMAs)", e,
+	       pieces(h, end));
+	errno = 0;
+	r = madvise(h + 2 * hsz, pg, MADV_DONTFORK);
+	e = errno;
+	tap_ok(r == -1 && e == EINVAL && pieces(h, end) == 3,
+	       "HT-12: MADV_DONTFORK [3rd huge page + 1 page): EINVAL (errno %d), cut at the start (%d VMAs)", e,
+	       pieces(h, end));
+	munmap(h, 3 * hsz);
+	h = mmap(h, 3 * hsz, PROT_READ, flags | MAP_FIXED_NOREPLACE, -1, 0);
+	if (h == MAP_FAILED) {
+		tap_skip("HT-12: no MAP_HUGETLB mapping again (errno %d)", errno);
+		return;
+	}
+	r = mprotect(h, hsz, PROT_READ | PROT_WRITE) | mprotect(h + hsz, hsz, PROT_READ | PROT_WRITE);
+	tap_ok(r == 0 && pieces(h, end) == 3 && perm_is(h + hsz, "rw-s") && perm_is(h + 2 * hsz, "r--s"),
+	       "HT-12: the 2nd huge page made like the 1st stays apart from it (%d VMAs)", pieces(h, end));
+	r = mprotect(h, 3 * hsz, PROT_READ);
+	tap_ok(r == 0 && pieces(h, end) == 3 && perm_is(h + 2 * hsz, "r--s"),
+	       "HT-12: all three made alike stay three (%d VMAs)", pieces(h, end));
+	errno = 0;
+	r = mprotect(h, 2 * hsz + pg, PROT_READ | PROT_WRITE);
+	e = errno;
+	tap_ok(r == -1 && e == EINVAL && pieces(h, end) == 3 && perm_is(h + hsz, "rw-s") && perm_is(h + 2 * hsz, "r--s"),
+	       "HT-12: mprotect over [VMA][VMA][VMA cut inside]: EINVAL (errno %d), the first two changed", e);
+	munmap(h, 3 * hsz);
 }
 
 /* A field ("Shared_Hugetlb:") of the smaps entry of the VMA holding addr, in kB, or -1. */

@@ -177,8 +177,14 @@ long file_allocate(struct inode *ip, u64 off, u64 len)
 
 void pagecache_for_each_page(void (*fn)(struct page *pg, void *arg), void *arg)
 {
-	for (struct inode *ip = inode_list; ip; ip = ip->all_next)
-		for (u64 i = 0; i < slots(&ip->pc); i++)
-			if (ip->pc.pages[i])
+	for (struct inode *ip = inode_list; ip; ip = ip->all_next) {
+		u64 seen = 0;
+
+		/* up to the last present page: pc.nr of them */
+		for (u64 i = 0; seen < ip->pc.nr && i < slots(&ip->pc); i++)
+			if (ip->pc.pages[i]) {
 				fn(ip->pc.pages[i], arg);
+				seen++;
+			}
+	}
 }

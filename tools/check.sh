@@ -30,6 +30,13 @@ total_pass=0
 total_fail=0
 failed_names=()
 
+phase_start=$SECONDS
+phases=""
+phase_end() {	# phase_end NAME: note how long the phase just ended took
+	phases="$phases $1 $((SECONDS - phase_start)) s,"
+	phase_start=$SECONDS
+}
+
 throttle() {	# after starting a background job: wait for one to end when $jobs run
 	running=$((running + 1))
 	if [ "$running" -ge "$jobs" ]; then
@@ -110,6 +117,7 @@ for s in tests/host/*.sh; do
 	count "$res" "host-$t"
 done
 
+phase_end host
 # --- graded labs (docs/labs, tools/lab.py) -----------------------------------
 # Every lab's student tree (build/labs/NAME) builds and scores less than
 # full; this tree scores full. One point per lab (and one for the markers).
@@ -118,6 +126,7 @@ python3 tools/lab.py check --jobs "$jobs" >"$out/labs.out" 2>&1
 grep -a -v -E '^ok |^  # |^1\.\.|^[0-9]+ passed' "$out/labs.out"
 count "$out/labs.out" "check-labs"
 
+phase_end labs
 # --- QEMU configurations -----------------------------------------------------
 # tests/qemu-configs: one configuration per line,
 #   name | make variables | runner options
@@ -164,6 +173,7 @@ run_config() {	# run_config LINE: run one configuration into $out/NAME.out
 		>"$out/$name.out" 2>&1
 }
 
+phase_end "builds"
 # Longest first, so the two slots do not end with one long boot alone: a
 # configuration's --timeout stands for its length (the results are still
 # shown in file order below).
@@ -187,6 +197,7 @@ for c in "${configs[@]}"; do
 	count "$out/$name.out" "$name"
 done
 
+phase_end qemu
 # --- scripted console sessions ----------------------------------------------
 # tests/sessions/*.session: commands typed at a shell's prompt, each output
 # checked (tools/console-session.py); one "run:" line per target.
@@ -216,6 +227,7 @@ bash tools/check-pictures.sh "$out" >"$out/pictures.out" 2>&1
 grep -a -v -E '^ok ' "$out/pictures.out"
 count "$out/pictures.out" "pictures"
 
+phase_end "sessions+pictures"
 # --- the same user tests on Debian's Linux 6.12 -------------------------------
 # Proves the tests expect what Linux does (tools/check-linux.sh).
 echo "== Linux 6.12 (reference)"
@@ -228,6 +240,7 @@ while IFS= read -r line; do
 done < <(grep -a -E '^run: ' "$out/linux.out")
 grep -q -a -E '^run: ' "$out/linux.out" || { total_fail=$((total_fail + 1)); failed_names+=("check-linux"); }
 
+phase_end linux
 # --- Debian's own dynamically linked programs on both kernels, compared --------
 # (tools/check-debian.sh: libc6 and busybox from Debian's archive)
 echo "== Debian programs (ours vs Linux 6.12)"
@@ -235,6 +248,7 @@ bash tools/check-debian.sh >"$out/debian.out" 2>&1
 grep -a -v -E '^ok ' "$out/debian.out"
 count "$out/debian.out" "debian-arm64"
 
+phase_end debian
 # --- Linux's own mm selftests on both kernels, compared case by case ------------
 # (tools/check-linux-selftests.sh)
 echo "== Linux mm selftests (ours vs Linux 6.12)"
@@ -242,7 +256,9 @@ bash tools/check-linux-selftests.sh >"$out/selftests.out" 2>&1
 grep -a -v -E '^ok ' "$out/selftests.out"
 count "$out/selftests.out" "linux-selftests"
 
+phase_end selftests
 echo
+echo "time by phase:${phases%,}"
 if [ ${#failed_names[@]} -gt 0 ]; then
 	# The failing points again, last, where a reader of only the end sees them.
 	echo "failing points (the first 20):"

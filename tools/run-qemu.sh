@@ -130,7 +130,7 @@ fi
 
 if [ ${#problems[@]} -eq 0 ]; then
 	passed=$((passed + 1))
-	echo "ok - $name: boot (exit status $status)"
+	echo "ok - $name: boot (exit status $status, $((SECONDS - start)) s)"
 else
 	failed=$((failed + 1))
 	echo "not ok - $name: boot: $(IFS=';'; echo "${problems[*]}")"

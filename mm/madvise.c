@@ -250,7 +250,8 @@ static long advise_vma(struct mm *mm, struct vma *v, unsigned long s, unsigned l
  * unlike MA-4): ENOMEM at a hole or out of memory, EINVAL at a VMA that
  * forbids the access (a read needs VM_READ, a write VM_WRITE: PROT_EXEC
  * alone is not readable here), EFAULT where the fault would be a signal
- * (a guard page; a huge page the pool cannot give: SIGBUS). The pages
+ * (a guard page; a huge page the pool cannot give, a page past a shared
+ * object's end: SIGBUS). The pages
  * before the problem stay populated.
  */
 static long advise_populate(struct mm *mm, unsigned long start, unsigned long end, bool write)
@@ -273,6 +274,8 @@ static long advise_populate(struct mm *mm, unsigned long start, unsigned long en
 				continue;	/* the VMA allows it, so the entry already does */
 			if (r == -ENOMEM && (v->flags & VM_HUGETLB) && !hugetlb_fault_can_take(v, va))
 				return -EFAULT;	/* the pool is dry: SIGBUS for a user access */
+			if (r == -ENOMEM && vma_past_shm_end(v, va))
+				return -EFAULT;	/* MR-23: past the shared object: SIGBUS */
 			if (r)
 				return r == -ENOMEM ? -ENOMEM : -EFAULT;	/* -SEGV_MAPERR: a guard page */
 		}

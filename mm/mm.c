@@ -365,6 +365,8 @@ int mm_fault(struct mm *mm, unsigned long addr, enum fault_access access)
 	if (!pg && vma_file_pages(v))	/* memfd support (kernel/memfd.c): the file's page */
 		return file_fault(mm, v, &c, access);
 	if (!pg) {	/* first touch: a zeroed page of our own */
+		if (vma_past_shm_end(v, addr))
+			return -ENOMEM;	/* MR-23: past the shared object (SIGBUS) */
 		pg = alloc_pages(GFP_ZERO, 0);
 		if (!pg)
 			return -ENOMEM;
@@ -451,11 +453,12 @@ static void copy_table(struct mm *src, pteval_t *first, unsigned long n, unsigne
 }
 
 /*
- * Shared anonymous memory has no object behind it here (Linux uses shmem):
- * the pages themselves are what is shared. Before a fork (or an mremap
- * duplicate), give every page of [start, end) of such a VMA its page, so
- * that a page first touched afterwards, through either mapping, is still
- * the same page in both. Out of memory: false.
+ * Shared anonymous memory has no page store behind it here (Linux uses
+ * shmem; a VMA records only its object's length, shm_size): the pages
+ * themselves are what is shared. Before a fork (or an mremap duplicate),
+ * give every page of [start, end) of such a VMA its page, up to the
+ * object's end, so that a page first touched afterwards, through either
+ * mapping, is still the same page in both. Out of memory: false.
  */
 static bool fill_shared(struct mm *mm, struct vma *v, unsigned long start, unsigned long end)
 {
@@ -465,8 +468,8 @@ static bool fill_shared(struct mm *mm, struct vma *v, unsigned long start, unsig
 
 		if (!entry_at(mm, va, true, &c))
 			return false;
-		if (c.val != ARCH_PTE_INVALID)
-			continue;	/* a page, or a guard marker */
+		if (c.val != ARCH_PTE_INVALID || vma_past_shm_end(v, va))
+			continue;	/* a page, a guard marker, or past the object (MR-23) */
 		pg = alloc_pages(GFP_ZERO, 0);
 		if (!pg)
 			return false;
@@ -501,6 +504,7 @@ struct mm *mm_copy(struct mm *src)
 			return NULL;
 		}
 		nv->file = vma_file_get(v->file);	/* memfd support */
+		nv->shm_size = v->shm_size;
 		if (!(v->flags & VM_WIPEONFORK))
 			vma_anon_fork(nv, v);	/* MF-7 */
 		/* ML-14: the child's VMAs are the parent's, one to one, even

@@ -511,6 +511,8 @@ long mm_mmap(struct mm *mm, unsigned long addr, unsigned long len, unsigned long
 	if (!v)
 		return err;
 	v->file = vma_file_get(file);	/* memfd support */
+	if ((vmflags & VM_SHARED) && !file)
+		v->shm_size = len;	/* MR-23: the object ends where the mapping does */
 	vma_merge_neighbours(mm, v);
 	/* MM-14: failures ignored; ML-9: a VM_LOCKONFAULT mapping is not populated */
 	if (((vmflags & VM_LOCKED) || ((flags & MAP_POPULATE) && !(flags & MAP_NONBLOCK))) &&

@@ -38,14 +38,16 @@ static u64 moved_offset(const struct vma *v, unsigned long old, unsigned long to
 static void moved_from(struct vma *nv, const struct vma *v)
 {
 	nv->file = vma_file_get(v->file);	/* memfd support */
+	nv->shm_size = v->shm_size;	/* MR-23: the same object */
 	vma_anon_copy(nv, v);
 }
 
 /*
  * MR-12: old_len 0 on a shared mapping duplicates it: a new VMA at
- * [to, to + len) mapping the same pages as v from old on. Pages past v's
- * end are the new mapping's own (Linux raises SIGBUS there: the shmem
- * object ends with v). Returns to, or -ENOMEM with nothing changed.
+ * [to, to + len) mapping the same pages as v from old on. Past the end of
+ * v's object an access raises SIGBUS (MR-23: nv keeps v's shm_size), as
+ * Linux's shmem object ends there. Returns to, or -ENOMEM with nothing
+ * changed.
  */
 static long duplicate_vma(struct mm *mm, struct vma *v, unsigned long old, unsigned long to, unsigned long len)
 {
@@ -56,6 +58,7 @@ static long duplicate_vma(struct mm *mm, struct vma *v, unsigned long old, unsig
 	if (!nv)
 		return -ENOMEM;
 	nv->file = vma_file_get(v->file);	/* a memfd: the file has the pages */
+	nv->shm_size = v->shm_size;	/* MR-23: the same object, however long nv is */
 	if (!v->file)
 		err = mm_share_range(mm, v, nv, old, to, MIN(len, v->end - old));
 	if (err) {

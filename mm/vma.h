@@ -129,6 +129,10 @@ struct vma {
 	const char *name;		/* path of the file it came from, or NULL */
 	u64 offset;			/* see above */
 	struct vma_file *file;		/* the file it maps (a memfd, a hugetlb file...), or NULL */
+	/* Shared anonymous memory: its object's length, fixed by the mmap
+	 * that made it (Linux's shmem file size, MR-23). A page whose page
+	 * offset (offset + va) is at or past it raises SIGBUS; 0 otherwise. */
+	u64 shm_size;
 	/* Linux's anon_vma as VMA merging sees it (MF-7, vma_anon_prepare()):
 	 * 0 until the first write fault (or transparent huge page fault) of a
 	 * private mapping, then an identity that the pieces of a split share.
@@ -148,6 +152,12 @@ struct vma {
 	int height;			/* of this subtree; a leaf is 1 */
 	unsigned long max_gap;		/* largest gap before any VMA of this subtree */
 };
+
+/* Is va (in v) past the end of v's shared anonymous object (MR-23)? */
+static inline bool vma_past_shm_end(const struct vma *v, unsigned long va)
+{
+	return (v->flags & (VM_SHARED | VM_HUGETLB)) == VM_SHARED && !v->file && v->offset + va >= v->shm_size;
+}
 
 /* Do v's pages come from its file (which holds a reference on each)? */
 static inline bool vma_file_pages(const struct vma *v)

@@ -1,13 +1,12 @@
 /* mm_mremap.c - mremap(2): parameter checks in Linux's order (MR-1..MR-5,
  * MR-8, MR-12, MR-14), resizing in place (MR-16..MR-18), moving with
- * MREMAP_MAYMOVE and MREMAP_FIXED (MR-9, MR-10), MREMAP_DONTUNMAP (MR-20).
+ * MREMAP_MAYMOVE and MREMAP_FIXED (MR-9, MR-10), MREMAP_DONTUNMAP (MR-20),
+ * the end of a shared anonymous mapping's object (MR-23).
  *
  * Rows not tested here:
  *   MR-4   map_count + 2 >= max_map_count - 3: no map-count limit.
  *   MR-6   sealed source: in mm_mseal.c.
  *   MR-7   hugetlb: in hugetlb.c (a MREMAP_FIXED move).
- *   MR-12  a duplicate (old_len 0) reaching beyond the end of the shared
- *          object: SIGBUS on Linux, which this kernel does not model.
  *   MR-13  DONTUNMAP on VM_DONTEXPAND/VM_PFNMAP: no such mappings.
  *   MR-15  pgoff overflow, mlock limits, may_expand_vm (RLIMIT_AS/DATA).
  *   MR-19  mlocked areas: no mlock.
@@ -323,6 +322,53 @@ static void test_dontunmap_maps(void)
 	munmap(h, 6 * PAGE);
 }
 
+/*
+ * MR-23: shared anonymous memory is an object as long as the mmap that
+ * made it (Linux's shmem file). Growing the mapping, in place or moved, or
+ * duplicating it longer gives pages past that end: SIGBUS there.
+ */
+static void test_shared_end(void)
+{
+	char *s = shared(2), *g, *d;
+	int in, past, sig, lk;
+	pid_t pid;
+
+	fill(s, 2);
+	g = mremap(s, 2 * PAGE, 4 * PAGE, MREMAP_MAYMOVE);
+	in = g != MAP_FAILED && check(g, 2) && can_write(g + PAGE);
+	past = g != MAP_FAILED && !can_read(g + 2 * PAGE);
+	sig = probe_sig;
+	tap_ok(in && past && sig == SIGBUS && can_read(g + 2 * PAGE - 1) && !can_write(g + 3 * PAGE),
+	       "MR-23: a grown shared mapping keeps its pages; past the object's end SIGBUS (signal %d)", sig);
+	if (g != MAP_FAILED) {
+		pid = fork();
+		if (pid == 0)
+			_exit(can_read(g + PAGE) && !can_read(g + 3 * PAGE) && probe_sig == SIGBUS ? 0 : 1);
+		tap_ok(child_status(pid) == 0, "MR-23: a fork child of it gets SIGBUS there too");
+		errno = 0;
+		lk = syscall(SYS_mlock, g, 4 * PAGE);
+		tap_ok(lk == -1 && errno == ENOMEM, "MR-23: mlock over the part past the end: ENOMEM (%d, errno %d)", lk,
+		       errno);
+		syscall(SYS_munlock, g, 4 * PAGE);
+		errno = 0;
+		lk = madvise(g, 4 * PAGE, MADV_POPULATE_WRITE);
+		tap_ok(lk == -1 && errno == EFAULT, "MR-23: MADV_POPULATE_WRITE over it: EFAULT (%d, errno %d)", lk, errno);
+		munmap(g, 4 * PAGE);
+	}
+
+	s = shared(2);
+	fill(s, 2);
+	d = mremap(s, 0, 3 * PAGE, MREMAP_MAYMOVE);
+	in = d != MAP_FAILED && check(d, 2);
+	past = d != MAP_FAILED && !can_write(d + 2 * PAGE);
+	sig = probe_sig;
+	tap_ok(in && past && sig == SIGBUS, "MR-23: a duplicate longer than the object: SIGBUS past its end (signal %d)",
+	       sig);
+	munmap(s, 2 * PAGE);
+	if (d != MAP_FAILED)
+		munmap(d, 3 * PAGE);
+}
+
 int main(void)
 {
 	tap_init();
@@ -334,5 +380,6 @@ int main(void)
 	test_dontunmap();
 	test_duplicate();
 	test_dontunmap_maps();
+	test_shared_end();
 	return tap_done();
 }

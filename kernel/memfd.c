@@ -8,15 +8,18 @@
  * vma.h), so the pages live until the last fd is closed and the last
  * mapping is gone. Mappings (sys_mmap) take the file's pages themselves:
  * MAP_SHARED maps them, MAP_PRIVATE maps them read-only and copies on
- * write (mm_fault).
+ * write (mm_fault). A memfd with no open file (memfd_object_create) is the
+ * object behind a SysV segment (kernel/shm.c) and behind each shared
+ * anonymous mapping (mm_mmap), as Linux's shmem files are.
  *
  * Shrinking a file takes the pages past the new end out of every mapping
- * (mm_unmap_file_range), so an access there is SIGBUS, as on Linux; file seals
- * (F_ADD_SEALS) restrict size changes, writes and shared writable mappings
- * (MD-*). Differences from Linux's shmem, on purpose for now: punching a
- * hole does not take the pages out of existing mappings (they keep their
- * reference and stay mapped; Linux unmaps them), no MFD_HUGETLB, and a file
- * holds at most MEMFD_MAX_PAGES pages (EFBIG beyond).
+ * (mm_unmap_file_range), so an access there is SIGBUS, as on Linux, and
+ * punching a hole takes the freed pages out of every mapping that maps
+ * them (mm_unmap_file_page; private copies stay); file seals (F_ADD_SEALS)
+ * restrict size changes, writes and shared writable mappings (MD-*).
+ * Differences from Linux's shmem, on purpose for now: no MFD_HUGETLB, and a
+ * file holds at most MEMFD_MAX_PAGES pages (EFBIG beyond; a larger shared
+ * anonymous mmap fails with ENOMEM).
  */
 #include "syscall.h"
 #include "proc.h"
@@ -250,8 +253,14 @@ void memfd_for_each_page(void (*fn)(struct page *pg, void *arg), void *arg)
 				fn(m->pages[i], arg);
 }
 
+static u64 memfd_vma_size(struct vma_file *f)
+{
+	return to_memfd(f)->size;
+}
+
 static const struct vma_file_ops memfd_vma_ops = {
 	.page = memfd_vma_page,
+	.size = memfd_vma_size,
 	.cached = memfd_vma_cached,
 	.mmap_check = memfd_mmap_check,
 	.release = memfd_release,
@@ -400,7 +409,8 @@ long sys_memfd_create(const unsigned long *a)
 
 /*
  * An internal memfd of size bytes with no open file (a SysV shared memory
- * segment's pages, kernel/shm.c): one reference, the caller's. NULL when
+ * segment's pages, kernel/shm.c; shared anonymous memory, mm_mmap()): one
+ * reference, the caller's. NULL when
  * out of memory or size passes MEMFD_MAX_PAGES.
  */
 struct vma_file *memfd_object_create(u64 size)
@@ -422,6 +432,11 @@ struct vma_file *memfd_object_create(u64 size)
 		memfds->prev = m;
 	memfds = m;
 	return &m->vf;
+}
+
+struct vma_file *mm_shmem_create(u64 size)
+{
+	return memfd_object_create(size);
 }
 
 /* The memfd behind fd, or NULL; *err says why not (Linux's errno for ftruncate). */

@@ -16,8 +16,8 @@ struct vma_file *memfd_vma_file(struct file *f, const char **name);
 
 /*
  * An internal memfd of size bytes that no fd opens (kernel/shm.c's
- * segments): its vma_file with one reference, the caller's; NULL when out
- * of memory or too large.
+ * segments, shared anonymous memory): its vma_file with one reference,
+ * the caller's; NULL when out of memory or too large.
  */
 struct vma_file *memfd_object_create(u64 size);
 

@@ -30,6 +30,15 @@ void mm_unmap_file_range(struct vma_file *f, u64 first, u64 end);
  */
 void mm_unmap_file_page(struct vma_file *f, u64 idx, struct page *pg);
 
+/*
+ * The object behind a new shared anonymous mapping (mm_mmap()): a file of
+ * size bytes that no fd opens, its pages allocated at first touch, as
+ * Linux's shmem_zero_setup() gives. kernel/memfd.c provides it (a memfd
+ * with no open file). One reference, the caller's; NULL when out of
+ * memory or too large.
+ */
+struct vma_file *mm_shmem_create(u64 size);
+
 /* Does any address space map f shared with VM_MAYWRITE (a write seal's EBUSY)? */
 bool mm_file_shared_maywrite(struct vma_file *f);
 

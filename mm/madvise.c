@@ -92,26 +92,22 @@ static long advise_hugetlb(struct mm *mm, struct vma *v, unsigned long s, unsign
  * MA-9: MADV_REMOVE of v's part [s, e), as Linux's madvise_remove(): a
  * hole punched in the file. Private anonymous memory has none (EINVAL); a
  * file mapping must be shared and may-write (EACCES), and only a memfd can
- * punch (MD-7; other files EINVAL). Shared anonymous memory (shmem on
- * Linux) has no object here: its pages are the ones its mappings share,
- * so a page another mapping still shares is zeroed in place (every sharer
- * reads zero and keeps sharing it), and an unshared one is freed.
+ * punch (MD-7; other files EINVAL). Shared anonymous memory is a memfd
+ * of its own here, as shmem on Linux (mm_mmap()), so it punches too: the
+ * pages leave the object and every mapping of it.
  */
-static long advise_remove(struct mm *mm, struct vma *v, unsigned long s, unsigned long e)
+static long advise_remove(struct vma *v, unsigned long s, unsigned long e)
 {
-	if (v->file) {
-		u64 off = vma_offset_at(v, s);
+	u64 off;
 
-		if ((v->flags & (VM_SHARED | VM_MAYWRITE)) != (VM_SHARED | VM_MAYWRITE))
-			return -EACCES;
-		if (!v->file->ops->punch)
-			return -EINVAL;
-		v->file->ops->punch(v->file, off, off + (e - s));
-		return 0;
-	}
-	if (!(v->flags & VM_SHARED))
+	if (!v->file)
 		return -EINVAL;
-	mm_remove_shared(mm, s, e);
+	if ((v->flags & (VM_SHARED | VM_MAYWRITE)) != (VM_SHARED | VM_MAYWRITE))
+		return -EACCES;
+	if (!v->file->ops->punch)
+		return -EINVAL;
+	off = vma_offset_at(v, s);
+	v->file->ops->punch(v->file, off, off + (e - s));
 	return 0;
 }
 
@@ -121,20 +117,13 @@ static long advise_discard(struct mm *mm, struct vma *v, unsigned long s, unsign
 	switch (adv) {
 	case MADV_DONTNEED:
 	case MADV_DONTNEED_LOCKED:
-		/*
-		 * MA-6: shared anonymous memory refills from its shared object
-		 * on Linux (shmem), so its data survives. Here the pages are the
-		 * object: keep them mapped.
-		 */
-		if ((v->flags & VM_SHARED) && !v->file)
-			return 0;
-		break;
+		break;	/* MA-6: a shared mapping refills from its file (shmem too) */
 	case MADV_FREE:
 		if ((v->flags & VM_SHARED) || v->file)
 			return -EINVAL;	/* MA-7: private anonymous memory only */
 		break;	/* freed at once: reads back as zero */
 	default:	/* MADV_REMOVE */
-		return advise_remove(mm, v, s, e);
+		return advise_remove(v, s, e);
 	}
 	mm_zap_range(mm, s, e, false);
 	return 0;
@@ -250,8 +239,8 @@ static long advise_vma(struct mm *mm, struct vma *v, unsigned long s, unsigned l
  * unlike MA-4): ENOMEM at a hole or out of memory, EINVAL at a VMA that
  * forbids the access (a read needs VM_READ, a write VM_WRITE: PROT_EXEC
  * alone is not readable here), EFAULT where the fault would be a signal
- * (a guard page; a huge page the pool cannot give, a page past a shared
- * object's end: SIGBUS). The pages
+ * (a guard page; a huge page the pool cannot give, a page past its
+ * file's end: SIGBUS). The pages
  * before the problem stay populated.
  */
 static long advise_populate(struct mm *mm, unsigned long start, unsigned long end, bool write)
@@ -274,8 +263,8 @@ static long advise_populate(struct mm *mm, unsigned long start, unsigned long en
 				continue;	/* the VMA allows it, so the entry already does */
 			if (r == -ENOMEM && (v->flags & VM_HUGETLB) && !hugetlb_fault_can_take(v, va))
 				return -EFAULT;	/* the pool is dry: SIGBUS for a user access */
-			if (r == -ENOMEM && vma_past_shm_end(v, va))
-				return -EFAULT;	/* MR-23: past the shared object: SIGBUS */
+			if (r == -ENOMEM && vma_past_file_end(v, va))
+				return -EFAULT;	/* MR-23: past the file's end: SIGBUS */
 			if (r)
 				return r == -ENOMEM ? -ENOMEM : -EFAULT;	/* -SEGV_MAPERR: a guard page */
 		}

@@ -34,8 +34,8 @@ static bool never_locked(const struct vma *v)
  * VM_LOCKONFAULT. The VMAs mlock leaves unlocked (never_locked()) are
  * populated too, as __mm_populate() does, a hugetlb one a huge page at a
  * time. Returns -EFAULT for PROT_NONE memory (ML-8: Linux's get_user_pages
- * refuses it) and for a huge page the pool cannot give or a page past a
- * shared object's end (MR-23; SIGBUS there),
+ * refuses it) and for a huge page the pool cannot give or a page past
+ * its file's end (MR-23; SIGBUS there),
  * -ENOMEM when memory ran out, else 0.
  */
 static long populate_locked(struct mm *mm, struct vma *v, unsigned long s, unsigned long e)
@@ -53,7 +53,7 @@ static long populate_locked(struct mm *mm, struct vma *v, unsigned long s, unsig
 	}
 	for (unsigned long va = s; va < e; va += step)
 		if (mm_fault(mm, va, write ? FAULT_WRITE : FAULT_READ) == -ENOMEM)
-			return (v->flags & VM_HUGETLB) || vma_past_shm_end(v, va) ? -EFAULT : -ENOMEM;
+			return (v->flags & VM_HUGETLB) || vma_past_file_end(v, va) ? -EFAULT : -ENOMEM;
 	return 0;
 }
 

@@ -365,8 +365,6 @@ int mm_fault(struct mm *mm, unsigned long addr, enum fault_access access)
 	if (!pg && vma_file_pages(v))	/* memfd support (kernel/memfd.c): the file's page */
 		return file_fault(mm, v, &c, access);
 	if (!pg) {	/* first touch: a zeroed page of our own */
-		if (vma_past_shm_end(v, addr))
-			return -ENOMEM;	/* MR-23: past the shared object (SIGBUS) */
 		pg = alloc_pages(GFP_ZERO, 0);
 		if (!pg)
 			return -ENOMEM;
@@ -452,32 +450,6 @@ static void copy_table(struct mm *src, pteval_t *first, unsigned long n, unsigne
 	/* LAB cow: end */
 }
 
-/*
- * Shared anonymous memory has no page store behind it here (Linux uses
- * shmem; a VMA records only its object's length, shm_size): the pages
- * themselves are what is shared. Before a fork (or an mremap duplicate),
- * give every page of [start, end) of such a VMA its page, up to the
- * object's end, so that a page first touched afterwards, through either
- * mapping, is still the same page in both. Out of memory: false.
- */
-static bool fill_shared(struct mm *mm, struct vma *v, unsigned long start, unsigned long end)
-{
-	for (unsigned long va = start; va < end; va += PAGE_SIZE) {
-		struct pt_cursor c;
-		struct page *pg;
-
-		if (!entry_at(mm, va, true, &c))
-			return false;
-		if (c.val != ARCH_PTE_INVALID || vma_past_shm_end(v, va))
-			continue;	/* a page, a guard marker, or past the object (MR-23) */
-		pg = alloc_pages(GFP_ZERO, 0);
-		if (!pg)
-			return false;
-		set_entry(mm, &c, page_entry(v, pg, can_write_now(v, pg)));
-	}
-	return true;
-}
-
 struct mm *mm_copy(struct mm *src)
 {
 	struct mm *dst = mm_create();
@@ -504,16 +476,11 @@ struct mm *mm_copy(struct mm *src)
 			return NULL;
 		}
 		nv->file = vma_file_get(v->file);	/* memfd support */
-		nv->shm_size = v->shm_size;
 		if (!(v->flags & VM_WIPEONFORK))
 			vma_anon_fork(nv, v);	/* MF-7 */
 		/* ML-14: the child's VMAs are the parent's, one to one, even
 		 * where unlocking made two alike: they stay apart until one changes */
 		nv->kept_cut = v->kept_cut || (nv->prev && vma_mergeable(nv->prev, nv));
-		if ((v->flags & VM_SHARED) && !v->file && !(v->flags & VM_HUGETLB) && !fill_shared(src, v, v->start, v->end)) {
-			mm_put(dst);
-			return NULL;
-		}
 		if (v->flags & VM_HUGETLB)
 			cc.err = hugetlb_copy(dst, src, v);
 		else if (!(v->flags & VM_WIPEONFORK))
@@ -524,40 +491,6 @@ struct mm *mm_copy(struct mm *src)
 		}
 	}
 	return dst;
-}
-
-struct share_ctx {
-	struct vma *nv;
-	long delta;
-	int err;
-};
-
-/* Map c's page also at c->va + delta in nv (one more reference). */
-static void share_entry(struct mm *mm, struct pt_cursor *c, void *arg)
-{
-	struct share_ctx *sc = arg;
-	struct page *pg = entry_page(c->val);
-	struct pt_cursor d;
-
-	if (sc->err || !pg)
-		return;	/* guard markers stay where they were installed */
-	if (!entry_at(mm, c->va + sc->delta, true, &d)) {
-		sc->err = -ENOMEM;
-		return;
-	}
-	page_get(pg);
-	set_entry(mm, &d, page_entry(sc->nv, pg, can_write_now(sc->nv, pg)));
-}
-
-int mm_share_range(struct mm *mm, struct vma *v, struct vma *nv, unsigned long from, unsigned long to,
-		   unsigned long len)
-{
-	struct share_ctx sc = { nv, (long)(to - from), 0 };
-
-	if (!fill_shared(mm, v, from, from + len))
-		return -ENOMEM;
-	walk_entries(mm, from, from + len, share_entry, &sc);
-	return sc.err;
 }
 
 /* ---- zapping, protection, moving, guards ---- */
@@ -611,18 +544,6 @@ void mm_zap_vma_range(struct mm *mm, struct vma *v, unsigned long start, unsigne
 		return;
 	}
 	walk_tables(mm, start, end, zap_table, &with_guards, true);
-}
-
-void mm_remove_shared(struct mm *mm, unsigned long start, unsigned long end)
-{
-	for (unsigned long va = start; va < end; va += PAGE_SIZE) {
-		struct page *pg = mm_entry_page(mm, va);
-
-		if (pg && page_count(pg) > 1)
-			zero_pages(pg, 0);	/* another mapping shares it: it reads zero too */
-		else if (pg)
-			mm_zap_range(mm, va, va + PAGE_SIZE, false);
-	}
 }
 
 static void protect_entry(struct mm *mm, struct pt_cursor *c, void *arg)

@@ -109,16 +109,6 @@ void mm_change_protection(struct mm *mm, struct vma *v, unsigned long start, uns
  */
 int mm_move_entries(struct mm *mm, unsigned long from, unsigned long to, unsigned long len);
 
-/*
- * mremap's duplicate of shared anonymous memory: map the pages of v's
- * [from, from + len) also at [to, to + len) in the VMA nv, which must be
- * empty there. Pages not yet touched are allocated in v first, so both
- * mappings share every page from now on; guard markers are not copied.
- * Returns 0 or -ENOMEM (nv may be partly filled: the caller zaps it).
- */
-int mm_share_range(struct mm *mm, struct vma *v, struct vma *nv, unsigned long from, unsigned long to,
-		   unsigned long len);
-
 /* Install guard markers over [start, end) (pages there are freed first). */
 int mm_guard_install(struct mm *mm, unsigned long start, unsigned long end);
 
@@ -130,14 +120,6 @@ void mm_populate(struct mm *mm, unsigned long start, unsigned long end, bool wri
 
 /* Physical address of the page mapped at addr, or 0 if none. */
 phys_addr_t mm_lookup(struct mm *mm, unsigned long addr);
-
-/*
- * MADV_REMOVE of shared anonymous memory [start, end) of mm (MA-9): its
- * pages are the shared object, so a page that another mapping shares too
- * is zeroed in place (it stays shared, and every sharer reads zero), and
- * one mapped only here is freed (a later touch takes a zero page).
- */
-void mm_remove_shared(struct mm *mm, unsigned long start, unsigned long end);
 
 /*
  * A VMA boundary of mm now falls at va (not in a hugetlb VMA): a

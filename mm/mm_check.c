@@ -293,11 +293,6 @@ static void check_entry(struct check *k, unsigned long va, const pteval_t *ptep,
 			     va, level, (unsigned long long)d, v->start, v->end);
 		return;	/* a guard marker */
 	}
-	if (vma_past_shm_end(v, va)) {
-		fail(k, "va 0x%lx: entry 0x%llx past the end of its shared object (VMA [0x%lx, 0x%lx), object 0x%llx bytes)",
-		     va, (unsigned long long)d, v->start, v->end, (unsigned long long)v->shm_size);
-		return;
-	}
 	if (level != PT_LAST_LEVEL || (v->flags & VM_HUGETLB)) {
 		if (!huge_leaf_ok(k, v, va, level))
 			return;

@@ -7,6 +7,7 @@
 #include "commit.h"
 #include "errno.h"
 #include "mman.h"
+#include "filemap.h"
 #include <asm/memlayout.h>
 
 #define TASK_SIZE	USER_VA_END
@@ -452,6 +453,9 @@ static long mmap_hugetlb(struct mm *mm, struct hstate *h, unsigned long addr, un
 	return (long)addr;
 }
 
+/* The name /proc/<pid>/maps gives shared anonymous memory, as Linux's shmem file. */
+#define SHARED_ANON_NAME "/dev/zero (deleted)"
+
 /*
  * The checks come in the order of Linux's ksys_mmap_pgoff() and do_mmap():
  * the huge-page size, the length, the map count, the placement (ENOMEM,
@@ -460,7 +464,7 @@ static long mmap_hugetlb(struct mm *mm, struct hstate *h, unsigned long addr, un
 long mm_mmap(struct mm *mm, unsigned long addr, unsigned long len, unsigned long prot,
 	     unsigned long flags, const struct mmap_file *mf, unsigned long off)
 {
-	struct vma_file *file = mf ? mf->file : NULL;
+	struct vma_file *file = mf ? mf->file : NULL, *shmem = NULL;
 	const char *fname = mf ? mf->name : NULL;
 	unsigned may_not = mf ? mf->may_not : 0;
 	struct hstate *h = NULL;
@@ -505,14 +509,21 @@ long mm_mmap(struct mm *mm, unsigned long addr, unsigned long len, unsigned long
 	err = mmap_limits(mm, addr, len, flags, vmflags);
 	if (err)
 		return err;
-	/* identity (struct vma): a shared anonymous mapping is its own object */
-	v = mmap_insert(mm, addr, len, flags, next, vmflags, fname,
-			file ? off : (vmflags & VM_SHARED) ? -(u64)addr : 0, &err);
-	if (!v)
+	if ((vmflags & VM_SHARED) && !file) {
+		/* shared anonymous memory: an object of its own, len bytes from
+		 * offset 0, as Linux's shmem_zero_setup() (MR-23, MA-6, MA-9) */
+		if (!(shmem = mm_shmem_create(len)))
+			return -ENOMEM;
+		file = shmem;
+		fname = SHARED_ANON_NAME;
+		off = 0;
+	}
+	v = mmap_insert(mm, addr, len, flags, next, vmflags, fname, file ? off : 0, &err);
+	if (!v) {
+		vma_file_put(shmem);
 		return err;
-	v->file = vma_file_get(file);	/* memfd support */
-	if ((vmflags & VM_SHARED) && !file)
-		v->shm_size = len;	/* MR-23: the object ends where the mapping does */
+	}
+	v->file = shmem ? shmem : vma_file_get(file);	/* shmem: the VMA takes its first reference */
 	vma_merge_neighbours(mm, v);
 	/* MM-14: failures ignored; ML-9: a VM_LOCKONFAULT mapping is not populated */
 	if (((vmflags & VM_LOCKED) || ((flags & MAP_POPULATE) && !(flags & MAP_NONBLOCK))) &&

@@ -38,34 +38,24 @@ static u64 moved_offset(const struct vma *v, unsigned long old, unsigned long to
 static void moved_from(struct vma *nv, const struct vma *v)
 {
 	nv->file = vma_file_get(v->file);	/* memfd support */
-	nv->shm_size = v->shm_size;	/* MR-23: the same object */
 	vma_anon_copy(nv, v);
 }
 
 /*
  * MR-12: old_len 0 on a shared mapping duplicates it: a new VMA at
- * [to, to + len) mapping the same pages as v from old on. Past the end of
- * v's object an access raises SIGBUS (MR-23: nv keeps v's shm_size), as
- * Linux's shmem object ends there. Returns to, or -ENOMEM with nothing
+ * [to, to + len) mapping the same file as v from old on (shared
+ * anonymous memory has one too: mm_mmap()), so past the file's end an
+ * access raises SIGBUS (MR-23). Returns to, or -ENOMEM with nothing
  * changed.
  */
 static long duplicate_vma(struct mm *mm, struct vma *v, unsigned long old, unsigned long to, unsigned long len)
 {
 	/* OC-6: the shared object was charged once, when it was made */
 	struct vma *nv = vma_insert(mm, to, to + len, v->flags & ~VM_ACCOUNT, v->name, moved_offset(v, old, to));
-	long err = 0;
 
 	if (!nv)
 		return -ENOMEM;
-	nv->file = vma_file_get(v->file);	/* a memfd: the file has the pages */
-	nv->shm_size = v->shm_size;	/* MR-23: the same object, however long nv is */
-	if (!v->file)
-		err = mm_share_range(mm, v, nv, old, to, MIN(len, v->end - old));
-	if (err) {
-		mm_zap_range(mm, to, to + len, true);
-		vma_remove(mm, nv);
-		return err;
-	}
+	nv->file = vma_file_get(v->file);	/* the file has the pages */
 	vma_merge_neighbours(mm, nv);
 	return (long)to;
 }
@@ -84,7 +74,7 @@ static long mremap_move(struct mm *mm, struct vma *v, unsigned long old, unsigne
 {
 	struct vma *nv;
 	long err;
-	bool cut, share;
+	bool cut;
 	unsigned long charge = dontunmap ? new_len : new_len > old_len ? new_len - old_len : 0;
 
 	if ((u64)mm->nvmas + 3 >= sysctl_max_map_count)
@@ -104,15 +94,11 @@ static long mremap_move(struct mm *mm, struct vma *v, unsigned long old, unsigne
 	}
 	nv = vma_insert_prepared(mm, nv, to, to + new_len, v->flags, v->name, moved_offset(v, old, to));
 	moved_from(nv, v);
-	/* MR-20: shared anonymous pages are their own object (no file): a
-	 * DONTUNMAP copy shares them, so the old range keeps reading them */
-	share = dontunmap && (v->flags & VM_SHARED) && !v->file;
-	err = share ? mm_share_range(mm, v, nv, old, to, old_len) : mm_move_entries(mm, old, to, old_len);
+	/* MR-20: a shared VMA's pages stay in its file too (shared anonymous
+	 * memory's included), so a DONTUNMAP source still reads them */
+	err = mm_move_entries(mm, old, to, old_len);
 	if (err) {
-		if (share)
-			mm_zap_range(mm, to, to + new_len, true);	/* the shares made so far */
-		else
-			mm_move_entries(mm, to, old, old_len);	/* MR-21: undo */
+		mm_move_entries(mm, to, old, old_len);	/* MR-21: undo */
 		vma_remove(mm, nv);
 		if (cut)
 			vma_merge_neighbours(mm, v);	/* undo the isolation */

@@ -491,7 +491,6 @@ struct vma *vma_split(struct mm *mm, struct vma *v, unsigned long addr)
 	hi->flags = v->flags;
 	hi->name = v->name;
 	hi->file = vma_file_get(v->file);
-	hi->shm_size = v->shm_size;
 	hi->offset = vma_offset_at(v, addr);
 	vma_anon_copy(hi, v);	/* the pieces share the anon_vma */
 	v->end = addr;
@@ -523,8 +522,7 @@ void vma_adjust(struct mm *mm, struct vma *v, unsigned long start, unsigned long
 
 bool vma_mergeable(const struct vma *a, const struct vma *b)
 {
-	if (a->end != b->start || a->flags != b->flags || a->name != b->name || a->file != b->file ||
-	    a->shm_size != b->shm_size)
+	if (a->end != b->start || a->flags != b->flags || a->name != b->name || a->file != b->file)
 		return false;
 	if (a->flags & VM_HUGETLB)
 		return false;	/* hugetlb mappings stay as they were made, as on Linux */

@@ -87,6 +87,9 @@ struct vma_file_ops {
 	/* Optional: punch a hole [off, end) (bytes) in the file, its pages
 	 * unmapped from every mapping (MADV_REMOVE's; a memfd's only). */
 	void (*punch)(struct vma_file *f, u64 off, u64 end);
+	/* Optional: the file's size in bytes (a fault at or past it is a
+	 * SIGBUS, which MADV_POPULATE_* and mlock report as an error). */
+	u64 (*size)(struct vma_file *f);
 	/* Optional: the file's device (stat's st_dev encoding) and inode
 	 * number, which /proc/<pid>/maps shows. */
 	void (*ident)(struct vma_file *f, u32 *dev, u64 *ino);
@@ -129,10 +132,6 @@ struct vma {
 	const char *name;		/* path of the file it came from, or NULL */
 	u64 offset;			/* see above */
 	struct vma_file *file;		/* the file it maps (a memfd, a hugetlb file...), or NULL */
-	/* Shared anonymous memory: its object's length, fixed by the mmap
-	 * that made it (Linux's shmem file size, MR-23). A page whose page
-	 * offset (offset + va) is at or past it raises SIGBUS; 0 otherwise. */
-	u64 shm_size;
 	/* Linux's anon_vma as VMA merging sees it (MF-7, vma_anon_prepare()):
 	 * 0 until the first write fault (or transparent huge page fault) of a
 	 * private mapping, then an identity that the pieces of a split share.
@@ -153,16 +152,17 @@ struct vma {
 	unsigned long max_gap;		/* largest gap before any VMA of this subtree */
 };
 
-/* Is va (in v) past the end of v's shared anonymous object (MR-23)? */
-static inline bool vma_past_shm_end(const struct vma *v, unsigned long va)
-{
-	return (v->flags & (VM_SHARED | VM_HUGETLB)) == VM_SHARED && !v->file && v->offset + va >= v->shm_size;
-}
-
 /* Do v's pages come from its file (which holds a reference on each)? */
 static inline bool vma_file_pages(const struct vma *v)
 {
 	return v->file && !v->file->ops->names_only;
+}
+
+/* Is va (in v) at or past the end of the file v maps (a SIGBUS there)? */
+static inline bool vma_past_file_end(const struct vma *v, unsigned long va)
+{
+	return vma_file_pages(v) && v->file->ops->size &&
+	       v->offset + (va - v->start) >= v->file->ops->size(v->file);
 }
 
 /*

@@ -111,8 +111,16 @@ static void count_file_page(struct hstate *h, struct page *pg, void *arg)
 		map_count[(pa - ENV_POOL_BASE) / P]++;
 }
 
+/* A page a shared anonymous mapping's object holds (env_object_pages()). */
+static void count_object_page(struct page *pg, void *arg)
+{
+	(void)arg;
+	map_count[(page_to_phys(pg) - ENV_POOL_BASE) / P]++;
+}
+
 /* Every page's reference count is the number of entries mapping it, plus
- * one when a shared hugetlb mapping's file holds it. */
+ * one when a shared hugetlb mapping's file or a shared anonymous object
+ * holds it. */
 static void check_counts(void)
 {
 	for (unsigned long i = 0; i < ENV_POOL_PAGES && !pt_problem[0]; i++) {
@@ -133,6 +141,7 @@ const char *mm_oracle_pt_check(struct mm *const *mms, int n)
 	for (int i = 0; i < n; i++)
 		walk_all(mms[i], check_entry, NULL);
 	hugetlb_file_pages(count_file_page, NULL, file_resv);
+	env_object_pages(count_object_page, NULL);
 	check_counts();
 	return pt_problem[0] ? pt_problem : NULL;
 }

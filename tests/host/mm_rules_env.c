@@ -24,6 +24,7 @@
 #include "pgtable.h"
 #include "proc.h"
 #include "memfd.h"
+#include "filemap.h"
 #include "tlb_model.h"
 
 /* ---- the page pool ---- */
@@ -282,7 +283,112 @@ struct proc *env_proc(void)
 	return &the_proc;
 }
 
-/* Only MAP_ANONYMOUS mappings are made: no file is ever a memfd. */
+/*
+ * The object behind shared anonymous memory (mm_shmem_create(), which
+ * kernel/memfd.c provides in the kernel): the same contract, a host array of
+ * pages, a page allocated at the first touch below size.
+ */
+struct env_object {
+	struct vma_file vf;	/* first: container of the vma_file */
+	u64 size;
+	struct page **pages;
+	struct env_object *prev, *next;	/* every live object */
+};
+
+static struct env_object *env_objects;
+
+static struct env_object *env_object(struct vma_file *f)
+{
+	return (struct env_object *)f;
+}
+
+static struct page *env_object_page(struct vma_file *f, u64 pgoff)
+{
+	struct env_object *o = env_object(f);
+
+	if (pgoff >= (o->size + PAGE_SIZE - 1) / PAGE_SIZE)
+		return NULL;
+	if (!o->pages[pgoff])
+		o->pages[pgoff] = alloc_pages(GFP_ZERO, 0);
+	return o->pages[pgoff];
+}
+
+static bool env_object_cached(struct vma_file *f, u64 pgoff)
+{
+	struct env_object *o = env_object(f);
+
+	return pgoff < (o->size + PAGE_SIZE - 1) / PAGE_SIZE && o->pages[pgoff];
+}
+
+static u64 env_object_size(struct vma_file *f)
+{
+	return env_object(f)->size;
+}
+
+static void env_object_release(struct vma_file *f)
+{
+	struct env_object *o = env_object(f);
+
+	for (u64 i = 0; i < (o->size + PAGE_SIZE - 1) / PAGE_SIZE; i++)
+		if (o->pages[i])
+			page_put(o->pages[i]);
+	free(o->pages);
+	if (o->prev)
+		o->prev->next = o->next;
+	else
+		env_objects = o->next;
+	if (o->next)
+		o->next->prev = o->prev;
+	free(o);
+}
+
+void env_object_pages(void (*fn)(struct page *pg, void *arg), void *arg)
+{
+	for (struct env_object *o = env_objects; o; o = o->next)
+		for (u64 i = 0; i < (o->size + PAGE_SIZE - 1) / PAGE_SIZE; i++)
+			if (o->pages[i])
+				fn(o->pages[i], arg);
+}
+
+static void env_object_punch(struct vma_file *f, u64 off, u64 end)
+{
+	struct env_object *o = env_object(f);
+
+	for (u64 i = (off + PAGE_SIZE - 1) / PAGE_SIZE; i < end / PAGE_SIZE && i * PAGE_SIZE < o->size; i++)
+		if (o->pages[i]) {
+			mm_unmap_file_page(f, i, o->pages[i]);
+			page_put(o->pages[i]);
+			o->pages[i] = NULL;
+		}
+}
+
+static const struct vma_file_ops env_object_ops = {
+	.page = env_object_page,
+	.cached = env_object_cached,
+	.size = env_object_size,
+	.release = env_object_release,
+	.punch = env_object_punch,
+};
+
+struct vma_file *mm_shmem_create(u64 size)
+{
+	struct env_object *o = calloc(1, sizeof(*o));
+
+	if (!o || !(o->pages = calloc((size + PAGE_SIZE - 1) / PAGE_SIZE, sizeof(*o->pages)))) {
+		free(o);
+		return NULL;
+	}
+	o->vf.refs = 1;
+	o->vf.ops = &env_object_ops;
+	o->size = size;
+	o->next = env_objects;
+	if (env_objects)
+		env_objects->prev = o;
+	env_objects = o;
+	return &o->vf;
+}
+
+/* No file descriptor is ever a memfd here. */
 struct vma_file *memfd_vma_file(struct file *f, const char **name)
 {
 	(void)f;

@@ -114,10 +114,7 @@ static bool build(void)
 	mms[1] = mm_copy(a);
 	nmm = 2;
 	/* after the fork: a fork fills shared anonymous VMAs with pages */
-	if (!mms[1] || !(v = vma_insert(a, hs, hs + hsz, RW | VM_SHARED, NULL, -(u64)hs)))
-		return false;
-	v->shm_size = hsz;	/* as mmap makes it (MR-23) */
-	return true;
+	return mms[1] && vma_insert(a, hs, hs + hsz, RW | VM_SHARED, NULL, 0);
 }
 
 /* Broken entries: outside VMAs, permissions, PROT_NONE, unknown, free pages. */
@@ -168,21 +165,6 @@ static void entries(void)
 	old = set_entry(a, BASE + 2 * P, PT_LAST_LEVEL, arch_pte_mk_swp(3, 0));
 	expect_fires("an unknown software entry", "unknown software entry");
 	set_entry(a, BASE + 2 * P, PT_LAST_LEVEL, old);
-
-	/* a shared object of two pages, its second page mapped, then made one page long */
-	v = vma_insert(a, BASE + 20 * P, BASE + 22 * P, RW | VM_SHARED, NULL, -(u64)(BASE + 20 * P));
-	if (v) {
-		v->shm_size = 2 * P;
-		if (mm_fault(a, BASE + 21 * P, FAULT_WRITE) == 0) {
-			v->shm_size = P;
-			expect_fires("a page past the end of a shared object", "past the end of its shared object");
-			v->shm_size = 2 * P;
-		} else {
-			ktest_ok(false, "a shared page faulted in");
-		}
-		mm_zap_range(a, v->start, v->end, false);
-		vma_remove(a, v);
-	}
 
 	pg = alloc_pages(0, 0);
 	if (!pg)

@@ -65,6 +65,7 @@ struct memfd {
 	u64 size;			/* bytes */
 	struct page **pages;		/* page index -> page, NULL for a hole */
 	int table_order;		/* pages[] is 2^order pages; -1: none yet */
+	u64 nr_pages;			/* pages present in pages[] */
 	char name[MFD_NAME_MAX + 24];	/* "/memfd:NAME (deleted)", as Linux shows it */
 	unsigned seals;			/* F_SEAL_* (MD-*) */
 	struct memfd *prev, *next;	/* every live memfd (memfd_for_each_page) */
@@ -117,6 +118,7 @@ static struct page *memfd_page_alloc(struct memfd *m, u64 idx)
 		if (!pg)
 			return NULL;
 		m->pages[idx] = pg;
+		m->nr_pages++;
 	}
 	return m->pages[idx];
 }
@@ -140,6 +142,7 @@ static void memfd_drop_pages(struct memfd *m, u64 from, u64 to, bool unmap)
 				mm_unmap_file_page(&m->vf, i, m->pages[i]);
 			page_put(m->pages[i]);
 			m->pages[i] = NULL;
+			m->nr_pages--;
 		}
 	}
 }
@@ -247,10 +250,16 @@ static void memfd_release(struct vma_file *f)
 
 void memfd_for_each_page(void (*fn)(struct page *pg, void *arg), void *arg)
 {
-	for (struct memfd *m = memfds; m; m = m->next)
-		for (u64 i = 0; i < table_slots(m); i++)
-			if (m->pages[i])
+	for (struct memfd *m = memfds; m; m = m->next) {
+		u64 seen = 0;
+
+		/* up to the last present page: nr_pages of them */
+		for (u64 i = 0; seen < m->nr_pages && i < table_slots(m); i++)
+			if (m->pages[i]) {
 				fn(m->pages[i], arg);
+				seen++;
+			}
+	}
 }
 
 static u64 memfd_vma_size(struct vma_file *f)

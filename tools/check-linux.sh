@@ -43,7 +43,10 @@ if ! vmlinuz=$(bash tools/fetch-linux.sh); then
 fi
 echo "linux: $vmlinuz"
 
+# Both builds first, then both boots at once (each into its own file,
+# shown in order afterwards).
 status=0
+boots=()
 for variant in ${LINUX_VARIANTS:-glibc testlibc}; do
 	case $variant in
 	glibc)
@@ -61,6 +64,11 @@ for variant in ${LINUX_VARIANTS:-glibc testlibc}; do
 		status=1
 		continue
 	fi
-	boot "$name" "$dir/initramfs.cpio" "$dir/linux-run.log" || status=1
+	boot "$name" "$dir/initramfs.cpio" "$dir/linux-run.log" >"$dir/linux-run.out" 2>&1 &
+	boots+=("$!:$dir/linux-run.out")
+done
+for b in "${boots[@]+"${boots[@]}"}"; do
+	wait "${b%%:*}" || status=1
+	cat "${b#*:}"
 done
 exit $status

@@ -69,15 +69,26 @@ if ! make --no-print-directory -j"$jobs" host-tests >"$out/host-build.log" 2>&1;
 	echo "not ok - host tests: build failed"; tail -n 30 "$out/host-build.log"
 	total_fail=$((total_fail + 1)); failed_names+=("host build")
 fi
-while IFS='|' read -r t args; do
+# The test programs run $jobs at a time (each into its own log, its exit
+# status into a .rc file); the results are read in list order afterwards.
+mapfile -t host_list < <(make --no-print-directory -s host-test-list)
+running=0
+for l in "${host_list[@]}"; do
+	IFS='|' read -r t args <<<"$l"
+	[ -n "$t" ] && [ -x "build/host/test_$t" ] || continue
+	# shellcheck disable=SC2086
+	(timeout 300 "build/host/test_$t" $args >"$out/host-$t.out.log" 2>&1; echo $? >"$out/host-$t.out.rc") &
+	throttle
+done
+wait
+for l in "${host_list[@]}"; do
+	IFS='|' read -r t args <<<"$l"
 	[ -n "$t" ] || continue
 	res="$out/host-$t.out"
 	if [ ! -x "build/host/test_$t" ]; then
 		echo "run: host-$t: 0 passed, 1 failed" >"$res"
 	else
-		# shellcheck disable=SC2086
-		timeout 300 "build/host/test_$t" $args >"$res.log" 2>&1
-		rc=$?
+		rc=$(cat "$res.rc" 2>/dev/null || echo 1)
 		p=$(grep -c -E '^ok [0-9]+' "$res.log")
 		f=$(grep -c -E '^not ok [0-9]+' "$res.log")
 		grep -E '^not ok' "$res.log" | sed "s/^/  host-$t: /"
@@ -90,7 +101,7 @@ while IFS='|' read -r t args; do
 	fi
 	echo "$(tail -n 1 "$res")"
 	count "$res" "host-$t"
-done < <(make --no-print-directory -s host-test-list)
+done
 
 # Scripted host checks: tests/host/*.sh, each printing TAP, run $jobs at a
 # time (each writes only its own log; its exit status goes to a .rc file).

@@ -184,8 +184,10 @@ static int read_line(char *buf, int max)
 		return plain_line(buf, max);
 	if (sh_getcwd(cwd, sizeof(cwd)) < 0)
 		strcpy(cwd, "?");
-	printf("teachos:%s# ", cwd);
+	/* raw before the prompt shows: a line typed as soon as it appears is
+	 * echoed once, by edit_line(), not by the terminal as well */
 	tty_raw(true);
+	printf("teachos:%s# ", cwd);
 	n = edit_line(buf, max);
 	tty_raw(false);
 	return n;

@@ -68,10 +68,14 @@ struct memfd {
 	u64 nr_pages;			/* pages present in pages[] */
 	char name[MFD_NAME_MAX + 24];	/* "/memfd:NAME (deleted)", as Linux shows it */
 	unsigned seals;			/* F_SEAL_* (MD-*) */
+	u64 ino;			/* its inode number (st_ino, /proc/PID/maps) */
+	struct vma_file *mapped_as;	/* what VMAs that map its pages point at:
+					 * its own vf, or a SysV segment's */
 	struct memfd *prev, *next;	/* every live memfd (memfd_for_each_page) */
 };
 
 static struct memfd *memfds;	/* the list of live memfds */
+static u64 memfd_next_ino = 1;	/* the next memfd's inode number */
 
 _Static_assert(sizeof(struct memfd) <= PAGE_SIZE, "a memfd lives in one page");
 
@@ -139,7 +143,7 @@ static void memfd_drop_pages(struct memfd *m, u64 from, u64 to, bool unmap)
 	for (u64 i = from; i < to; i++) {
 		if (m->pages[i]) {
 			if (unmap)
-				mm_unmap_file_page(&m->vf, i, m->pages[i]);
+				mm_unmap_file_page(m->mapped_as, i, m->pages[i]);
 			page_put(m->pages[i]);
 			m->pages[i] = NULL;
 			m->nr_pages--;
@@ -267,14 +271,38 @@ static u64 memfd_vma_size(struct vma_file *f)
 	return to_memfd(f)->size;
 }
 
+/* Its device and inode, as Linux's shmem shows them: device 00:01 (the
+ * internal shmem mount's), an inode number of its own. */
+static void memfd_vma_ident(struct vma_file *f, u32 *dev, u64 *ino)
+{
+	*dev = MEMFD_DEV;
+	*ino = to_memfd(f)->ino;
+}
+
 static const struct vma_file_ops memfd_vma_ops = {
 	.page = memfd_vma_page,
+	.ident = memfd_vma_ident,
 	.size = memfd_vma_size,
 	.cached = memfd_vma_cached,
 	.mmap_check = memfd_mmap_check,
 	.release = memfd_release,
 	.punch = memfd_punch,
 };
+
+/* A zeroed memfd m made live: one reference, no pages, an inode number of
+ * its own, on the list of live memfds. */
+static void memfd_init(struct memfd *m)
+{
+	m->vf.refs = 1;
+	m->vf.ops = &memfd_vma_ops;
+	m->table_order = -1;
+	m->ino = memfd_next_ino++;
+	m->mapped_as = &m->vf;
+	m->next = memfds;
+	if (memfds)
+		memfds->prev = m;
+	memfds = m;
+}
 
 /* ---- the open file ---- */
 
@@ -390,10 +418,8 @@ long sys_memfd_create(const unsigned long *a)
 		free_page_va(m);
 		return -ENFILE;
 	}
-	m->vf.refs = 1;		/* the open file's */
-	m->vf.ops = &memfd_vma_ops;
+	memfd_init(m);		/* its one reference is the open file's */
 	m->file = f;
-	m->table_order = -1;
 	/* MD-2: sealing only with MFD_ALLOW_SEALING (or MFD_NOEXEC_SEAL, which also seals exec) */
 	m->seals = (flags & (MFD_ALLOW_SEALING | MFD_NOEXEC_SEAL)) ? 0 : F_SEAL_SEAL;
 	if (flags & MFD_NOEXEC_SEAL)
@@ -401,16 +427,13 @@ long sys_memfd_create(const unsigned long *a)
 	memcpy(m->name, "/memfd:", 7);
 	memcpy(m->name + 7, uname, (size_t)n);
 	memcpy(m->name + 7 + n, " (deleted)", 11);
-	m->next = memfds;
-	if (memfds)
-		memfds->prev = m;
-	memfds = m;
 	f->ops = &memfd_file_ops;
 	f->priv = m;
 	f->st.mode = S_IFREG | ((flags & MFD_NOEXEC_SEAL) ? 0666 : 0777);
 	f->st.nlink = 0;	/* unlinked from the start */
 	f->st.blksize = PAGE_SIZE;
-	f->st.ino = (u64)(uintptr_t)m;
+	f->st.dev = MEMFD_DEV;
+	f->st.ino = m->ino;
 	p->fdt->files[fd] = f;
 	p->fdt->cloexec[fd] = flags & MFD_CLOEXEC;
 	return fd;
@@ -419,10 +442,12 @@ long sys_memfd_create(const unsigned long *a)
 /*
  * An internal memfd of size bytes with no open file (a SysV shared memory
  * segment's pages, kernel/shm.c; shared anonymous memory, mm_mmap()): one
- * reference, the caller's. NULL when
- * out of memory or size passes MEMFD_MAX_PAGES.
+ * reference, the caller's. mapped_as is what the VMAs that map its pages
+ * point at (the segment's vma_file), so a hole punched in it leaves them;
+ * NULL when they map the object itself. NULL when out of memory or size
+ * passes MEMFD_MAX_PAGES.
  */
-struct vma_file *memfd_object_create(u64 size)
+struct vma_file *memfd_object_create(u64 size, struct vma_file *mapped_as)
 {
 	struct memfd *m;
 
@@ -431,21 +456,17 @@ struct vma_file *memfd_object_create(u64 size)
 	m = alloc_page_va(GFP_ZERO);
 	if (!m)
 		return NULL;
-	m->vf.refs = 1;
-	m->vf.ops = &memfd_vma_ops;
-	m->table_order = -1;
+	memfd_init(m);
+	if (mapped_as)
+		m->mapped_as = mapped_as;
 	m->seals = F_SEAL_SEAL;
 	m->size = size;
-	m->next = memfds;
-	if (memfds)
-		memfds->prev = m;
-	memfds = m;
 	return &m->vf;
 }
 
 struct vma_file *mm_shmem_create(u64 size)
 {
-	return memfd_object_create(size);
+	return memfd_object_create(size, NULL);
 }
 
 /* The memfd behind fd, or NULL; *err says why not (Linux's errno for ftruncate). */

@@ -7,6 +7,10 @@
 #include "vfs.h"
 #include "vma.h"
 
+/* st_dev of every memfd, SysV segment and shared anonymous mapping: 00:01,
+ * the device of Linux's internal shmem mount. */
+#define MEMFD_DEV 1u
+
 /*
  * If f is a memfd: what a mapping of it takes its pages from (the caller
  * takes its own reference with vma_file_get()) and, in *name, the name
@@ -17,9 +21,11 @@ struct vma_file *memfd_vma_file(struct file *f, const char **name);
 /*
  * An internal memfd of size bytes that no fd opens (kernel/shm.c's
  * segments, shared anonymous memory): its vma_file with one reference,
- * the caller's; NULL when out of memory or too large.
+ * the caller's; NULL when out of memory or too large. mapped_as: the
+ * vma_file that VMAs mapping its pages point at (a segment's), or NULL
+ * for the object itself; a punched page leaves the mappings of that.
  */
-struct vma_file *memfd_object_create(u64 size);
+struct vma_file *memfd_object_create(u64 size, struct vma_file *mapped_as);
 
 /*
  * Call fn for every page every live memfd holds (one reference each), for

@@ -12,7 +12,9 @@
  * reference count less the table's; fork copies the VMAs (one more each),
  * exec, exit and shmdt drop them. IPC_RMID marks the segment SHM_DEST and
  * frees its key; the id stays valid until the last attach is gone, as on
- * Linux.
+ * Linux. MADV_REMOVE through an attach punches the segment's pages out of
+ * every attach (shm_punch); /proc/PID/maps shows an attach with device
+ * 00:01 and the id as its inode, as Linux's newseg() sets them.
  *
  * An id is seq * SHMMNI + slot: a freed slot answers EINVAL, a reused
  * slot under an old id EIDRM. Differences from Linux: every process is
@@ -139,8 +141,28 @@ static void shm_release(struct vma_file *f)
 	s->seq++;
 }
 
+static int shm_id(const struct shm_seg *s);
+
+/* As Linux's newseg() makes it: the shmem device, the segment's id as inode. */
+static void shm_ident(struct vma_file *f, u32 *dev, u64 *ino)
+{
+	*dev = MEMFD_DEV;
+	*ino = (u64)shm_id(to_seg(f));
+}
+
+/* MADV_REMOVE of an attach (MA-9): the hole goes in the segment's pages,
+ * and leaves every attach that maps them. */
+static void shm_punch(struct vma_file *f, u64 off, u64 end)
+{
+	struct vma_file *mem = to_seg(f)->mem;
+
+	mem->ops->punch(mem, off, end);
+}
+
 static const struct vma_file_ops shm_vma_ops = {
 	.page = shm_vma_page,
+	.ident = shm_ident,
+	.punch = shm_punch,
 	.cached = shm_vma_cached,
 	.release = shm_release,
 };
@@ -185,7 +207,7 @@ static long shm_create(int key, unsigned long size, unsigned flags)
 			s = &segs[i];
 	if (!s)
 		return -ENOSPC;
-	s->mem = memfd_object_create(size);
+	s->mem = memfd_object_create(size, &s->vf);
 	if (!s->mem)
 		return -ENOMEM;
 	s->vf.refs = 1;		/* the table's */

@@ -771,55 +771,6 @@ static void test_punch_everywhere(unsigned long hsz)
 	close(down[1]);
 }
 
-/* One line of /proc/self/maps, split into its fields. */
-struct maps_entry {
-	char perms[5];
-	unsigned long long off, ino;
-	unsigned major, minor;
-	int name_col;		/* where the name starts in the line */
-	char name[64];
-};
-
-/* The start of the maps/smaps header line of the VMA holding addr in mm_procbuf, or NULL. */
-static const char *vma_line(const void *addr)
-{
-	for (const char *l = mm_procbuf; l && *l;) {
-		char *e;
-		unsigned long s = strtoul(l, &e, 16), end = *e == '-' ? strtoul(e + 1, &e, 16) : 0;
-
-		if (*e == ' ' && s <= (unsigned long)addr && (unsigned long)addr < end)
-			return l;
-		l = strchr(l, '\n');
-		l = l ? l + 1 : NULL;
-	}
-	return NULL;
-}
-
-/* Fill m from the /proc/self/maps line of the VMA holding addr; 0, or -1 if none. */
-static int maps_entry(const void *addr, struct maps_entry *m)
-{
-	const char *l, *nl, *p;
-	char *e;
-
-	memset(m, 0, sizeof(*m));
-	if (read_proc("/proc/self/maps") < 0 || !(l = vma_line(addr)) || !(p = strchr(l, ' ')))
-		return -1;
-	nl = strchr(l, '\n');
-	nl = nl ? nl : l + strlen(l);
-	memcpy(m->perms, p + 1, 4);	/* "start-end perms offset major:minor inode   name" */
-	m->off = strtoull(p + 6, &e, 16);
-	m->major = (unsigned)strtoul(e + 1, &e, 16);
-	if (*e != ':')
-		return -1;
-	m->minor = (unsigned)strtoul(e + 1, &e, 16);
-	m->ino = strtoull(e + 1, &e, 10);
-	while (*e == ' ')
-		e++;
-	m->name_col = (int)(e - l);
-	snprintf(m->name, sizeof(m->name), "%.*s", (int)(nl - e), e);
-	return 0;
-}
-
 /* Does the maps line of the VMA holding addr show protection perm ("rw-s")? */
 static int perm_is(const void *addr, const char *perm)
 {

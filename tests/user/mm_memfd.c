@@ -26,6 +26,12 @@
 #define SEAL_FUTURE_WRITE 0x10
 #define SEAL_EXEC	0x20
 
+#ifdef __aarch64__
+#define NR_newfstatat 79
+#else
+#define NR_newfstatat 300	/* fstatat64 */
+#endif
+
 static int failed(long ret, int err)
 {
 	return ret == -1 && errno == err;
@@ -257,6 +263,66 @@ static void test_punch(void)
 	close(fd);
 }
 
+/* st_dev and st_ino of fd: the first two 64-bit fields of struct stat (stat64). */
+static int fd_dev_ino(int fd, uint64_t *dev, uint64_t *ino)
+{
+	unsigned char buf[256];
+
+	if (syscall(NR_newfstatat, fd, "", buf, 0x1000 /* AT_EMPTY_PATH */) != 0)
+		return -1;
+	memcpy(dev, buf, 8);
+	memcpy(ino, buf + 8, 8);
+	return 0;
+}
+
+/* Does the maps entry m show device dev (major:minor as Linux encodes them)? */
+static int maps_dev_is(const struct maps_entry *m, uint64_t dev)
+{
+	return m->major == (unsigned)((dev >> 8) & 0xfff) && m->minor == (unsigned)((dev & 0xff) | ((dev >> 12) & 0xfff00));
+}
+
+/*
+ * MD-8: a memfd's mapping shows the file's device and inode in
+ * /proc/self/maps, as fstat gives them; two memfds have two inodes; shared
+ * anonymous memory (a shmem file of its own) shows the same device and an
+ * inode of its own.
+ */
+static void test_ident(void)
+{
+	int a = mfd(0, PAGE), b = mfd(0, PAGE);
+	uint64_t adev = 0, aino = 0, bdev = 0, bino = 0;
+	struct maps_entry ma, mb, ms, mt;
+	char *pa, *pb, *s, *t;
+
+	pa = a >= 0 ? mmap(NULL, PAGE, PROT_READ, MAP_SHARED, a, 0) : MAP_FAILED;
+	pb = b >= 0 ? mmap(NULL, PAGE, PROT_READ, MAP_SHARED, b, 0) : MAP_FAILED;
+	s = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	t = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	tap_ok(pa != MAP_FAILED && pb != MAP_FAILED && s != MAP_FAILED && t != MAP_FAILED &&
+		       fd_dev_ino(a, &adev, &aino) == 0 && fd_dev_ino(b, &bdev, &bino) == 0,
+	       "set-up: two memfds mapped, two shared anonymous mappings, fstat of both memfds");
+	if (pa == MAP_FAILED || pb == MAP_FAILED || s == MAP_FAILED || t == MAP_FAILED)
+		return;
+	tap_ok(maps_entry(pa, &ma) == 0 && maps_entry(pb, &mb) == 0 && maps_entry(s, &ms) == 0 &&
+		       maps_entry(t, &mt) == 0,
+	       "all four have a line in /proc/self/maps");
+	tap_ok(ma.ino == aino && maps_dev_is(&ma, adev) && aino != 0,
+	       "MD-8 a memfd's maps line shows fstat's device and inode (%02x:%02x %llu; st_dev %#llx st_ino %llu)",
+	       ma.major, ma.minor, ma.ino, (unsigned long long)adev, (unsigned long long)aino);
+	tap_ok(mb.ino == bino && bino != aino && bdev == adev,
+	       "MD-8 a second memfd: the same device, another inode (%llu, %llu)", (unsigned long long)aino,
+	       (unsigned long long)bino);
+	tap_ok(maps_dev_is(&ms, adev) && maps_dev_is(&mt, adev) && ms.ino != 0 && mt.ino != 0 && ms.ino != mt.ino,
+	       "MD-8 shared anonymous mappings: the memfds' device, an inode each (%02x:%02x %llu, %llu)", ms.major,
+	       ms.minor, ms.ino, mt.ino);
+	munmap(pa, PAGE);
+	munmap(pb, PAGE);
+	munmap(s, PAGE);
+	munmap(t, PAGE);
+	close(a);
+	close(b);
+}
+
 int main(void)
 {
 	tap_init();
@@ -267,5 +333,6 @@ int main(void)
 	test_seal_write();
 	test_seal_exec();
 	test_seal_fixed();
+	test_ident();
 	return tap_done();
 }

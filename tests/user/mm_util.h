@@ -13,6 +13,9 @@
  *   vm_flag(addr, "sl")            1 if the VMA holding addr has that word in
  *                                  its smaps VmFlags line, 0 if not, -1 if
  *                                  there is no VMA there
+ *   maps_entry(addr, &m)           the fields of the maps line of the VMA
+ *                                  holding addr (perms, offset, device, inode,
+ *                                  name); vma_line(addr) that line in mm_procbuf
  *   probe_init(); can_read(p), can_write(p)   an access that may fault:
  *                                  SIGSEGV and SIGBUS are caught (sigsetjmp)
  *   do_mseal(addr, len, flags)     mseal(2) through syscall()
@@ -154,6 +157,55 @@ static inline const char *parse_maps_line(const char *line, unsigned long *start
 	perms[4] = '\0';
 	nl = strchr(line, '\n');
 	return nl ? nl + 1 : NULL;
+}
+
+/* One line of /proc/self/maps, split into its fields. */
+struct maps_entry {
+	char perms[5];
+	unsigned long long off, ino;
+	unsigned major, minor;
+	int name_col;		/* where the name starts in the line */
+	char name[64];
+};
+
+/* The start of the maps/smaps header line of the VMA holding addr in mm_procbuf, or NULL. */
+static inline const char *vma_line(const void *addr)
+{
+	for (const char *l = mm_procbuf; l && *l;) {
+		char *e;
+		unsigned long s = strtoul(l, &e, 16), end = *e == '-' ? strtoul(e + 1, &e, 16) : 0;
+
+		if (*e == ' ' && s <= (unsigned long)addr && (unsigned long)addr < end)
+			return l;
+		l = strchr(l, '\n');
+		l = l ? l + 1 : NULL;
+	}
+	return NULL;
+}
+
+/* Fill m from the /proc/self/maps line of the VMA holding addr; 0, or -1 if none. */
+static inline int maps_entry(const void *addr, struct maps_entry *m)
+{
+	const char *l, *nl, *p;
+	char *e;
+
+	memset(m, 0, sizeof(*m));
+	if (read_proc("/proc/self/maps") < 0 || !(l = vma_line(addr)) || !(p = strchr(l, ' ')))
+		return -1;
+	nl = strchr(l, '\n');
+	nl = nl ? nl : l + strlen(l);
+	memcpy(m->perms, p + 1, 4);	/* "start-end perms offset major:minor inode   name" */
+	m->off = strtoull(p + 6, &e, 16);
+	m->major = (unsigned)strtoul(e + 1, &e, 16);
+	if (*e != ':')
+		return -1;
+	m->minor = (unsigned)strtoul(e + 1, &e, 16);
+	m->ino = strtoull(e + 1, &e, 10);
+	while (*e == ' ')
+		e++;
+	m->name_col = (int)(e - l);
+	snprintf(m->name, sizeof(m->name), "%.*s", (int)(nl - e), e);
+	return 0;
 }
 
 /* The VMA pieces in [a, b), see the top of the file. */

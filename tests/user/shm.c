@@ -3,8 +3,8 @@
  * parent and child, shm_nattch through fork, shmdt, exit and exec,
  * IPC_STAT and IPC_SET, IPC_RMID (the segment lives while attached, its
  * key is free at once), SHM_RDONLY (a store is SIGSEGV), SHM_RND, shmdt
- * leaving other mappings in the attach's range, the name /proc/self/maps
- * gives an attach, IPC_INFO's limits and SHM_INFO's count. Raw system
+ * leaving other mappings in the attach's range, the name, device and inode
+ * /proc/self/maps gives an attach, MADV_REMOVE punching the segment, IPC_INFO's limits and SHM_INFO's count. Raw system
  * calls and our own struct shmid64_ds (asm-generic's layout, both
  * arches), so both libcs run the same code.
  */
@@ -93,31 +93,10 @@ static long nattch(long id)
 /* Does /proc/self/maps have a line for addr with name on it? */
 static int maps_line(const void *addr, const char *name)
 {
-	static char buf[16384];
-	char want[32];
-	size_t len = 0;
-	long n;
-	int fd = open("/proc/self/maps", O_RDONLY);
+	struct maps_entry m;
 
-	if (fd < 0)
-		return 0;
-	while (len < sizeof(buf) - 1 && (n = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0)
-		len += (size_t)n;
-	close(fd);
-	buf[len] = 0;
-	snprintf(want, sizeof(want), "%08lx-", (unsigned long)addr);
-	for (char *line = buf; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
-		char *end = strchr(line, '\n');
-
-		if (end)
-			*end = 0;
-		int hit = !strncmp(line, want, strlen(want)) && strstr(line, name);
-		if (end)
-			*end = '\n';
-		if (hit)
-			return 1;
-	}
-	return 0;
+	return maps_entry(addr, &m) == 0 && !strcmp(m.name, name) &&
+	       strtoul(vma_line(addr), NULL, 16) == (unsigned long)addr;
 }
 
 static void test_get_errors(long key)
@@ -251,6 +230,36 @@ struct k_shm_info {
 	unsigned long shm_tot, shm_rss, shm_swp, swap_attempts, swap_successes;
 };
 
+/*
+ * An attach as Linux's newseg() makes it: /proc/self/maps shows the
+ * segment's id as the inode, on shared anonymous memory's device (both
+ * shmem); MADV_REMOVE through one attach punches the segment (MA-9): the
+ * other attach reads zero there too.
+ */
+static void test_ident_remove(void)
+{
+	long id = s_get(K_IPC_PRIVATE, 2 * PAGE, K_IPC_CREAT | 0600);
+	char *a = id >= 0 ? s_at(id, NULL, 0) : (char *)-1, *b = id >= 0 ? s_at(id, NULL, 0) : (char *)-1;
+	char *anon = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	struct maps_entry m, ma;
+
+	tap_ok(a != (char *)-1 && b != (char *)-1 && anon != MAP_FAILED, "set-up: a segment attached twice");
+	if (a == (char *)-1 || b == (char *)-1 || anon == MAP_FAILED)
+		return;
+	tap_ok(maps_entry(a, &m) == 0 && maps_entry(anon, &ma) == 0 && m.ino == (unsigned long long)id &&
+		       m.major == ma.major && m.minor == ma.minor,
+	       "MD-8 /proc/self/maps: an attach's inode is the id %ld (%llu), its device shared memory's (%02x:%02x)", id,
+	       m.ino, m.major, m.minor);
+	memset(a, 'x', 2 * PAGE);
+	tap_ok(madvise(b, PAGE, MADV_REMOVE) == 0, "MA-9 MADV_REMOVE of an attach's first page: 0");
+	tap_ok(a[0] == 0 && a[PAGE - 1] == 0 && b[0] == 0 && a[PAGE] == 'x' && b[PAGE] == 'x',
+	       "MA-9 both attaches read zero in the hole, the data after it (%d %d)", a[0], a[PAGE]);
+	s_dt(a);
+	s_dt(b);
+	munmap(anon, PAGE);
+	s_ctl(id, K_IPC_RMID, NULL);
+}
+
 static void test_info(void)
 {
 	struct k_shminfo64 in;
@@ -345,6 +354,7 @@ int main(int argc, char **argv)
 	tap_init();
 	test_get_errors(key);
 	test_attach(key + 1);
+	test_ident_remove();
 	test_info();
 	test_fork();
 	test_exec(argc > 0 && argv[0][0] == '/' ? argv[0] : "/bin/shm");

@@ -102,6 +102,9 @@ long mm_mprotect(struct mm *mm, unsigned long start, unsigned long len, unsigned
 		tmp = MIN(v->end, end);
 		if ((v->flags & (VM_ACCESS | VM_BTI)) != newbits) {
 			unsigned flags = (v->flags & ~(VM_ACCESS | VM_BTI)) | newbits;
+			unsigned long s = MAX(v->start, start);
+			bool populate = (v->flags & (VM_WRITE | VM_SHARED | VM_LOCKED_MASK)) == VM_LOCKED &&
+					(flags & VM_WRITE);
 
 			/* as Linux's mprotect_fixup(): only a change cuts, and the
 			 * charge comes before the cuts (HT-7, HT-12) */
@@ -114,6 +117,11 @@ long mm_mprotect(struct mm *mm, unsigned long start, unsigned long len, unsigned
 			vma_set_flags(mm, v, flags);
 			mm_change_protection(mm, v, v->start, v->end);
 			vma_merge_neighbours(mm, v);
+			/* MF-8: a locked private VMA made writable is populated
+			 * with write faults now, as Linux's mprotect_fixup() does
+			 * after the merge: the piece gets its anon identity */
+			if (populate)
+				mm_populate(mm, s, tmp, true);
 		}
 		if (tmp >= end)
 			return 0;

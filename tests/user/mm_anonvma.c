@@ -14,7 +14,9 @@
  *     new mapping next to one does not merge with it);
  *   - a private anonymous VMA moved by mremap before any write takes the
  *     page offset of its new place, so it merges there; one written
- *     keeps its anon_vma and does not (MR-20).
+ *     keeps its anon_vma and does not (MR-20);
+ *   - mprotect making a locked VMA writable populates it with write
+ *     faults, so it gets an anon_vma then (MF-8).
  * (mm_limits.c shows the commit charge that follows the anon_vma: OC-5.)
  *
  * Every region sits between unmapped pages, so each shape is the whole
@@ -222,6 +224,33 @@ static void test_locked_charge(void)
 	munmap(b, 5 * PAGE);
 }
 
+/*
+ * MF-8 (seed 7047 @4536): three read-execute pages, locked; the middle one
+ * made writable (a locked VMA made writable is populated with write
+ * faults at once, so it gets an anon identity and keeps its charge), then
+ * all three made execute-only: three VMAs. Locked on fault, or not
+ * locked, the middle page is never written and the three merge.
+ */
+static void test_locked_writable(void)
+{
+	char *h = hole(5), *b = h + PAGE;
+	const char *how[] = { "locked", "locked on fault", "not locked" };
+
+	for (int i = 0; i < 3; i++) {
+		const char *want = i ? "hole:1 --xp:3 hole:1" : "hole:1 --xp:1 --xp:1 --xp:1 hole:1";
+		int ok = anon(b, 3 * PAGE, PROT_READ | PROT_EXEC, MAP_FIXED) == b &&
+			 (i == 2 || syscall(SYS_mlock2, b, 3 * PAGE, i ? MLOCK_ONFAULT : 0) == 0) &&
+			 mprotect(b + PAGE, PAGE, PROT_READ | PROT_WRITE | PROT_EXEC) == 0 &&
+			 mprotect(b, 3 * PAGE, PROT_EXEC) == 0;
+
+		tap_ok(ok && same(shape(h, h + 5 * PAGE), want),
+		       "MF-8: %s, a middle page made writable then all made execute-only: %s (%s)", how[i],
+		       i ? "one VMA" : "three VMAs", shape(h, h + 5 * PAGE));
+		syscall(SYS_munlock, b, 3 * PAGE);
+		munmap(b, 3 * PAGE);
+	}
+}
+
 int main(void)
 {
 	tap_init();
@@ -230,5 +259,6 @@ int main(void)
 	test_fork();
 	test_mremap();
 	test_locked_charge();
+	test_locked_writable();
 	return tap_done();
 }

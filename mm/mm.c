@@ -315,8 +315,10 @@ static int file_fault(struct mm *mm, struct vma *v, struct pt_cursor *c, enum fa
  * accessible VMA below that does not grow down itself, and only within the
  * limits of Linux's acct_stack_growth(): the grown VMA no larger than
  * RLIMIT_STACK, the new pages within RLIMIT_AS/RLIMIT_DATA and, for a
- * charged VMA, the commit limit. The main stack (VM_STACK) is mapped at its
- * full RLIMIT_STACK size and never grows. Returns the grown VMA, or NULL.
+ * charged VMA, the commit limit. A private VMA that passes the guard check
+ * gets its anon identity (MF-9), grown or not. The main stack (VM_STACK) is
+ * mapped at its full RLIMIT_STACK size and never grows. Returns the grown
+ * VMA, or NULL.
  */
 static struct vma *grow_down(struct mm *mm, unsigned long addr)
 {
@@ -330,6 +332,7 @@ static struct vma *grow_down(struct mm *mm, unsigned long addr)
 	if (prev && !(prev->flags & VM_GROWSDOWN) && (prev->flags & VM_ACCESS) &&
 	    addr - prev->end < MM_STACK_GUARD_GAP)
 		return NULL;
+	vma_anon_prepare(up);	/* MF-9: as expand_downwards(), before the limits */
 	grow = (up->start - addr) >> PAGE_SHIFT;
 	if ((u64)(up->end - addr) > mm->rlim_stack || !mm_may_expand(mm, up->flags, grow) ||
 	    ((up->flags & VM_ACCOUNT) && vm_enough_memory(mm, grow)))

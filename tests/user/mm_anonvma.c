@@ -16,7 +16,9 @@
  *     page offset of its new place, so it merges there; one written
  *     keeps its anon_vma and does not (MR-20);
  *   - mprotect making a locked VMA writable populates it with write
- *     faults, so it gets an anon_vma then (MF-8).
+ *     faults, so it gets an anon_vma then (MF-8);
+ *   - a MAP_GROWSDOWN VMA gets one when a fault below it grows it, read
+ *     or write (MF-9).
  * (mm_limits.c shows the commit charge that follows the anon_vma: OC-5.)
  *
  * Every region sits between unmapped pages, so each shape is the whole
@@ -251,6 +253,25 @@ static void test_locked_writable(void)
 	}
 }
 
+/*
+ * MF-9 (seed 7054 @7239): a read-only MAP_GROWSDOWN VMA of three pages
+ * with its middle page unmapped; a read of that page grows the top piece
+ * down to it, and the growth gives it an anon identity, so after an
+ * madvise that changes both pieces alike they stay two VMAs.
+ */
+static void test_grown_down(void)
+{
+	char *h = hole(5), *b = h + PAGE;
+	int ok = anon(b, 3 * PAGE, PROT_READ, MAP_FIXED | MAP_GROWSDOWN) == b && munmap(b + PAGE, PAGE) == 0;
+
+	probe_init();
+	ok = ok && can_read(b + PAGE + 16) && madvise(b, 3 * PAGE, MADV_RANDOM) == 0;
+	tap_ok(ok && same(shape(h, h + 5 * PAGE), "hole:1 r--p:1 r--p:2 hole:1"),
+	       "MF-9: a MAP_GROWSDOWN piece grown down by a read does not merge with the piece below (%s)",
+	       shape(h, h + 5 * PAGE));
+	munmap(b, 3 * PAGE);
+}
+
 int main(void)
 {
 	tap_init();
@@ -260,5 +281,6 @@ int main(void)
 	test_mremap();
 	test_locked_charge();
 	test_locked_writable();
+	test_grown_down();
 	return tap_done();
 }

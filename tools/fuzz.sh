@@ -4,14 +4,15 @@
 #
 #   fuzz.sh [--arch arm64|microblaze] [--board ml605|s3adsp1800] [--seeds 1,2,3]
 #           [--calls N] [--log 0|1] [--mem SIZE] [--out DIR] [--no-linux]
-#           [--hugepages N] [--opts "fuzz_mlock=1 ..."]
+#           [--hugepages N] [--opts "fuzz_mlock=1 ..."] [--strict]
 # FUZZ_TIMEOUT=seconds overrides the per-boot timeout (default 90 + calls/100).
 #
 # Per seed, one boot of our kernel with the fuzz image and /init's leak check
 # (leakcheck=1), judged by tools/run-qemu.sh: no panic, the fuzzer completes,
 # no page leaked. On arm64 the same image (the glibc build) also boots on
 # Debian's Linux 6.12 (as tools/check-linux.sh does, with norandmaps) and
-# tools/fuzzcmp.py names the first divergence. Both kernels get the same
+# tools/fuzzcmp.py names the first divergence (--strict: a raw= difference,
+# the same VMAs split into different pieces, is one too). Both kernels get the same
 # huge-page pool (--hugepages, default 8 of 2 MiB) and THP policy, and
 # fuzz_guard=0 (Linux 6.12 has no guard regions). On MicroBlaze there is no
 # Linux to compare with: survival only.
@@ -23,7 +24,7 @@
 set -u
 cd "$(dirname "$0")/.."
 
-arch=arm64 board= seeds=1 calls=10000 log= mem= out= linux=1 extra= hugepages=8
+arch=arm64 board= seeds=1 calls=10000 log= mem= out= linux=1 extra= hugepages=8 strict=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--arch) arch=$2; shift 2 ;;
@@ -36,6 +37,7 @@ while [ $# -gt 0 ]; do
 	--no-linux) linux=0; shift ;;
 	--opts) extra=$2; shift 2 ;;
 	--hugepages) hugepages=$2; shift 2 ;;
+	--strict) strict=--strict; shift ;;
 	*) echo "fuzz.sh: unknown option $1" >&2; exit 2 ;;
 	esac
 done
@@ -100,9 +102,10 @@ for seed in ${seeds//,/ }; do
 	fi
 	msg="seed $seed: ours $ours"
 	if [ "$linux" = 1 ]; then
-		python3 tools/fuzzcmp.py "$out/$seed.ours.log" "$out/$seed.linux.log" >"$out/$seed.cmp"
+		python3 tools/fuzzcmp.py "$out/$seed.ours.log" "$out/$seed.linux.log" $strict >"$out/$seed.cmp"
 		case $? in
-		0) msg="$msg; same as Linux" ;;
+		0) notes=$(sed -n 's/^notes: \([0-9]*\) .*/\1/p' "$out/$seed.cmp")
+		   msg="$msg; same as Linux${notes:+ ($notes raw= notes)}" ;;
 		*) ndiv=$((ndiv + 1))
 		   first=$(grep -m1 -E '^(result|state) divergence' "$out/$seed.cmp")
 		   msg="$msg; differs from Linux: ${first:-see $out/$seed.cmp} ($out/$seed.cmp)" ;;

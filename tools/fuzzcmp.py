@@ -2,10 +2,12 @@
 """fuzzcmp.py - compare two console logs of tests/fuzz/mmfuzz.c (same seed,
 same options) and name the first divergence.
 
-    fuzzcmp.py OURS.log LINUX.log [--context N] [--ignore FIELD,...]
+    fuzzcmp.py OURS.log LINUX.log [--context N] [--ignore FIELD,...] [--strict]
 
 --ignore leaves digest fields out of the state comparison (e.g. hp, to look
-past a known pool-count difference: tests/fuzz/README.md).
+past a known pool-count difference: tests/fuzz/README.md). --strict makes a
+raw= difference (the same VMAs split into different pieces) a state
+divergence instead of a note.
 
 The fuzzer's lines are taken from each log (with or without /init's
 "# mmfuzz: " prefix). Walking both in step:
@@ -18,7 +20,8 @@ The fuzzer's lines are taken from each log (with or without /init's
     the comparison stops there, showing the VMA pieces of both sides if the
     log has them ("M ..." lines);
   - a digest that differs only in raw= (the same merged VMAs, split into
-    different pieces) is reported as a note, and the walk goes on;
+    different pieces) is reported as a note, and the walk goes on (with
+    --strict it is a state divergence);
   - a call line with different arguments, or one log ending early, ends the
     walk (the streams are no longer comparable).
 It also reports how each run ended: the fuzzer's "done" line, a kernel panic,
@@ -83,6 +86,7 @@ def main(argv):
     ignore = set()
     if '--ignore' in argv:
         ignore = set(argv[argv.index('--ignore') + 1].split(','))
+    judged = ('maps', 'mem', 'heap', 'brk', 'hp') + (('raw',) if '--strict' in argv else ())
     a, ea = load(argv[1])
     b, eb = load(argv[2])
     print('ours:  %d lines; %s' % (len(a), '; '.join(ea[-3:]) or 'no end line'))
@@ -112,7 +116,7 @@ def main(argv):
         dx, dy = DIGEST.match(x), DIGEST.match(y)
         if dx and dy and dx.group(2) == dy.group(2):
             fx, fy = fields(dx.group(3)), fields(dy.group(3))
-            bad = [k for k in ('maps', 'mem', 'heap', 'brk', 'hp') if k not in ignore and fx.get(k) != fy.get(k)]
+            bad = [k for k in judged if k not in ignore and fx.get(k) != fy.get(k)]
             if not bad:
                 if fx.get('raw') != fy.get('raw'):
                     notes.append('%s@%s: same VMAs, split differently (vmas ours %s, linux %s)' %
@@ -136,6 +140,8 @@ def main(argv):
         print('note: ' + note)
     if len(notes) > 5:
         print('note: ... %d more split differences' % (len(notes) - 5))
+    if notes:
+        print('notes: %d digests split differently' % len(notes))
     if state:
         i, where, what, x, y, ib = state
         print('state divergence at %s (%s):' % (where, ', '.join(what)))

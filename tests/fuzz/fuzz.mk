@@ -33,10 +33,12 @@ fuzz-images: $(FUZZ_TESTLIB_INITRAMFS) $(if $(filter arm64,$(ARCH)),$(FUZZ_GLIBC
 
 fuzz:
 	@bash tools/fuzz.sh --arch $(ARCH) $(if $(filter microblaze,$(ARCH)),--board $(BOARD)) \
-		$(if $(SEED),--seeds $(SEED)) $(if $(SEEDS),--seeds $(SEEDS)) $(if $(CALLS),--calls $(CALLS))
+		$(if $(SEED),--seeds $(SEED)) $(if $(SEEDS),--seeds $(SEEDS)) $(if $(CALLS),--calls $(CALLS)) \
+		$(if $(STRICT),--strict)
 
 fuzz-diff:
-	@bash tools/fuzz.sh --arch arm64 $(if $(SEEDS),--seeds $(SEEDS)) $(if $(CALLS),--calls $(CALLS))
+	@bash tools/fuzz.sh --arch arm64 $(if $(SEEDS),--seeds $(SEEDS)) $(if $(CALLS),--calls $(CALLS)) \
+		$(if $(STRICT),--strict)
 
 # /init of the fuzz images: init.c with a test list of one program.
 $(FUZZ_TESTLIB_DIR)/init_tests.h $(FUZZ_GLIBC_DIR)/init_tests.h: tests/fuzz/fuzz.mk

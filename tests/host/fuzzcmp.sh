@@ -22,10 +22,10 @@ log() {	# log FILE RESULT2 MEM END: a small fuzzer log (with /init's prefix on s
 	} >"$1"
 }
 
-check() {	# check DESCRIPTION WANT_STATUS PATTERN A B
+check() {	# check DESCRIPTION WANT_STATUS PATTERN A B [OPTION]
 	local out rc
 	n=$((n + 1))
-	out=$(python3 tools/fuzzcmp.py "$4" "$5" 2>&1)
+	out=$(python3 tools/fuzzcmp.py "$4" "$5" ${6:+"$6"} 2>&1)
 	rc=$?
 	if [ "$rc" = "$2" ] && echo "$out" | grep -q -E -- "$3"; then
 		echo "ok $n - fuzzcmp: $1"
@@ -51,5 +51,10 @@ check "a run without its done line did not complete" 2 "ours: .*no end line" "$t
 PIECES=1 log "$t/pieces-b" 0 7 done
 sed -i '/^M W+0x1000-W+0x2000/d' "$t/pieces-b"
 check "a dump with fewer VMA pieces does not shift the lines after it" 0 "^same: " "$t/pieces" "$t/pieces-b"
+# The same VMAs in different pieces: a note, or with --strict a divergence.
+sed 's/raw=2/raw=3/' "$t/a" >"$t/raw"
+check "a raw= difference alone is a note" 0 "^notes: 1 digests split differently" "$t/a" "$t/raw"
+check "with --strict a raw= difference is a state divergence" 1 \
+	"^state divergence at @000003 \(raw\)" "$t/a" "$t/raw" --strict
 echo "1..$n"
 exit $fail

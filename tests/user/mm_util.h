@@ -161,6 +161,7 @@ static inline const char *parse_maps_line(const char *line, unsigned long *start
 
 /* One line of /proc/self/maps, split into its fields. */
 struct maps_entry {
+	unsigned long start, end;
 	char perms[5];
 	unsigned long long off, ino;
 	unsigned major, minor;
@@ -194,6 +195,8 @@ static inline int maps_entry(const void *addr, struct maps_entry *m)
 		return -1;
 	nl = strchr(l, '\n');
 	nl = nl ? nl : l + strlen(l);
+	m->start = strtoul(l, &e, 16);
+	m->end = strtoul(e + 1, NULL, 16);
 	memcpy(m->perms, p + 1, 4);	/* "start-end perms offset major:minor inode   name" */
 	m->off = strtoull(p + 6, &e, 16);
 	m->major = (unsigned)strtoul(e + 1, &e, 16);

@@ -4,9 +4,10 @@
  * IPC_STAT and IPC_SET, IPC_RMID (the segment lives while attached, its
  * key is free at once), SHM_RDONLY (a store is SIGSEGV), SHM_RND, shmdt
  * leaving other mappings in the attach's range, the name, device and inode
- * /proc/self/maps gives an attach, MADV_REMOVE punching the segment, IPC_INFO's limits and SHM_INFO's count. Raw system
- * calls and our own struct shmid64_ds (asm-generic's layout, both
- * arches), so both libcs run the same code.
+ * /proc/self/maps gives an attach, MADV_REMOVE punching the segment,
+ * IPC_INFO's limits and SHM_INFO's count. Raw system calls and our own
+ * struct shmid64_ds (asm-generic's layout, both arches), so both libcs run
+ * the same code.
  */
 #include "mm_util.h"
 
@@ -95,8 +96,7 @@ static int maps_line(const void *addr, const char *name)
 {
 	struct maps_entry m;
 
-	return maps_entry(addr, &m) == 0 && !strcmp(m.name, name) &&
-	       strtoul(vma_line(addr), NULL, 16) == (unsigned long)addr;
+	return maps_entry(addr, &m) == 0 && !strcmp(m.name, name) && m.start == (unsigned long)addr;
 }
 
 static void test_get_errors(long key)

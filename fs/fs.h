@@ -24,6 +24,7 @@
 
 #include "types.h"
 #include "vma.h"
+#include "page_tree.h"
 
 #define NAME_MAX	255
 #define FS_PATH_MAX	4096	/* with the final NUL, as Linux */
@@ -43,13 +44,6 @@
 #define RAMFS_MAGIC	0x858458f6
 #define PROC_SUPER_MAGIC 0x9fa0
 #define SYSFS_MAGIC	0x62656572
-
-/* A page index: page number -> page, NULL for a hole (see pagecache.c). */
-struct page_cache {
-	struct page **pages;
-	int table_order;	/* pages[] spans 2^order pages; -1: no table yet */
-	u64 nr;			/* pages present */
-};
 
 /* One instance of a file system (a tmpfs mounted twice is two of these). */
 struct fs_sb {
@@ -96,7 +90,7 @@ struct inode {
 	u32 rdev;		/* character devices: major << 8 | minor */
 	u64 size;		/* bytes; a directory's is 0, a symlink's its target's length */
 	u64 atime, mtime, ctime;	/* nanoseconds of the kernel's clock */
-	struct page_cache pc;	/* regular files */
+	struct page_tree pages;	/* regular files: their pages by index (pagecache.c) */
 	struct fs_dirent *entries;	/* directories: in cookie order */
 	u64 next_cookie;
 	struct inode *parent;	/* directories: the one holding its entry (itself at a root) */
@@ -178,7 +172,8 @@ long file_truncate(struct inode *ip, u64 size);
 long file_allocate(struct inode *ip, u64 off, u64 len);
 /* Free every page (the inode is going). */
 void pagecache_free(struct inode *ip);
-/* Every file's pages (for mm/mm_check.c), and how many there are (meminfo Cached/Shmem). */
+/* Every file's pages (for mm/mm_check.c; panics if a file's page index is
+ * inconsistent: page_tree_check()), and how many there are (meminfo Cached/Shmem). */
 void pagecache_for_each_page(void (*fn)(struct page *pg, void *arg), void *arg);
 u64 pagecache_pages(void);
 

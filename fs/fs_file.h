@@ -8,6 +8,10 @@
 
 #include "types.h"
 
+/* The largest file size: Linux's MAX_LFS_FILESIZE, the s_maxbytes of tmpfs
+ * and shmem: 2^63 - 1 with 64-bit longs, 2^32 - 1 pages with 32-bit ones. */
+#define MAX_FILE_BYTES	(sizeof(long) == 8 ? (u64)INT64_MAX : (u64)0xffffffffu * PAGE_SIZE)
+
 struct file;
 struct proc;
 struct kstat;

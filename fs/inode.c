@@ -79,7 +79,6 @@ struct inode *inode_alloc(struct fs_sb *sb, u32 mode)
 	ip->sb = sb;
 	ip->ino = sb->next_ino++;
 	ip->mode = mode;
-	ip->pc.table_order = -1;
 	ip->next_cookie = 3;	/* 1 and 2 are "." and ".." */
 	inode_touch(ip, T_A | T_M | T_C);
 	sb->inodes++;

@@ -222,7 +222,7 @@ void fs_stat(struct inode *ip, struct kstat *st)
 	st->rdev = ip->rdev;
 	st->size = S_ISDIR(ip->mode) ? 0 : ip->size;
 	st->blksize = PAGE_SIZE;
-	st->blocks = ip->pc.nr * (PAGE_SIZE / 512);
+	st->blocks = ip->pages.nr * (PAGE_SIZE / 512);
 	st->atime = ip->atime;
 	st->mtime = ip->mtime;
 	st->ctime = ip->ctime;

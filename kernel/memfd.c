@@ -2,9 +2,9 @@
  * memfd.c - anonymous in-memory files: memfd_create, and the ftruncate and
  * fallocate calls that size them, with Linux's argument checks and errno.
  *
- * A memfd is a sparse array of pages indexed by page number: a hole reads
- * as zeros and gets a page when it is first written or mapped. The file
- * and every VMA mapping it share one reference count (struct vma_file,
+ * A memfd is a sparse index of pages by page number (mm/page_tree.h): a
+ * hole reads as zeros and gets a page when it is first written or mapped.
+ * The file and every VMA mapping it share one reference count (struct vma_file,
  * vma.h), so the pages live until the last fd is closed and the last
  * mapping is gone. Mappings (sys_mmap) take the file's pages themselves:
  * MAP_SHARED maps them, MAP_PRIVATE maps them read-only and copies on
@@ -17,9 +17,8 @@
  * punching a hole takes the freed pages out of every mapping that maps
  * them (mm_unmap_file_page; private copies stay); file seals (F_ADD_SEALS)
  * restrict size changes, writes and shared writable mappings (MD-*).
- * Differences from Linux's shmem, on purpose for now: no MFD_HUGETLB, and a
- * file holds at most MEMFD_MAX_PAGES pages (EFBIG beyond; a larger shared
- * anonymous mmap fails with ENOMEM).
+ * A memfd may be as large as Linux's shmem allows (MAX_FILE_BYTES). A
+ * difference from Linux's shmem, on purpose for now: no MFD_HUGETLB.
  */
 #include "syscall.h"
 #include "proc.h"
@@ -32,6 +31,7 @@
 #include "memfd.h"
 #include "filemap.h"
 #include "fs_file.h"
+#include "page_tree.h"
 
 #define MFD_CLOEXEC		0x0001u
 #define MFD_ALLOW_SEALING	0x0002u
@@ -55,17 +55,11 @@
 #define FALLOC_FL_PUNCH_HOLE	0x02
 #define FALLOC_FL_SUPPORTED	0x7f	/* every mode bit Linux knows */
 
-#define PTRS_PER_TABLE_PAGE	(PAGE_SIZE / sizeof(struct page *))
-#define MEMFD_TABLE_MAX_ORDER	9
-#define MEMFD_MAX_PAGES		(PTRS_PER_TABLE_PAGE << MEMFD_TABLE_MAX_ORDER)
-
 struct memfd {
 	struct vma_file vf;		/* first: container of the vma_file */
 	struct file *file;		/* the one open file (dup shares it) */
 	u64 size;			/* bytes */
-	struct page **pages;		/* page index -> page, NULL for a hole */
-	int table_order;		/* pages[] is 2^order pages; -1: none yet */
-	u64 nr_pages;			/* pages present in pages[] */
+	struct page_tree pages;		/* page index -> page, NULL for a hole */
 	char name[MFD_NAME_MAX + 24];	/* "/memfd:NAME (deleted)", as Linux shows it */
 	unsigned seals;			/* F_SEAL_* (MD-*) */
 	u64 ino;			/* its inode number (st_ino, /proc/PID/maps) */
@@ -84,52 +78,40 @@ static struct memfd *to_memfd(struct vma_file *f)
 	return (struct memfd *)f;
 }
 
-static u64 table_slots(const struct memfd *m)
-{
-	return m->table_order < 0 ? 0 : PTRS_PER_TABLE_PAGE << m->table_order;
-}
-
-/* Grow the page table to hold index idx; false when it cannot. */
-static bool table_cover(struct memfd *m, u64 idx)
-{
-	struct page *tp;
-	int order = m->table_order < 0 ? 0 : m->table_order;
-
-	if (idx < table_slots(m))
-		return true;
-	while ((PTRS_PER_TABLE_PAGE << order) <= idx)
-		order++;
-	if (order > MEMFD_TABLE_MAX_ORDER || !(tp = alloc_pages(GFP_ZERO, (unsigned)order)))
-		return false;
-	if (m->pages) {
-		memcpy(page_address(tp), m->pages, table_slots(m) * sizeof(struct page *));
-		free_pages(phys_to_page(virt_to_phys(m->pages)), (unsigned)m->table_order);
-	}
-	m->pages = page_address(tp);
-	m->table_order = order;
-	return true;
-}
-
 /* The page at idx, allocated (zeroed) if it is a hole; NULL when out of memory. */
 static struct page *memfd_page_alloc(struct memfd *m, u64 idx)
 {
-	struct page *pg;
+	struct page *pg = page_tree_get(&m->pages, idx);
 
-	if (!table_cover(m, idx))
+	if (pg || !(pg = alloc_pages(GFP_ZERO, 0)))
+		return pg;
+	if (!page_tree_insert(&m->pages, idx, pg)) {
+		page_put(pg);
 		return NULL;
-	if (!m->pages[idx]) {
-		pg = alloc_pages(GFP_ZERO, 0);
-		if (!pg)
-			return NULL;
-		m->pages[idx] = pg;
-		m->nr_pages++;
 	}
-	return m->pages[idx];
+	return pg;
 }
 
 static struct page *memfd_page_at(const struct memfd *m, u64 idx)
 {
-	return idx < table_slots(m) ? m->pages[idx] : NULL;
+	return page_tree_get(&m->pages, idx);
+}
+
+/* page_tree_take()'s hand-over of a page the file lets go of. */
+static void drop_one(u64 idx, struct page *pg, void *arg)
+{
+	(void)idx;
+	(void)arg;
+	page_put(pg);
+}
+
+/* The same for a hole punch: the page leaves every mapping first (MD-7). */
+static void drop_one_unmapped(u64 idx, struct page *pg, void *arg)
+{
+	struct memfd *m = arg;
+
+	mm_unmap_file_page(m->mapped_as, idx, pg);
+	page_put(pg);
 }
 
 /*
@@ -139,16 +121,7 @@ static struct page *memfd_page_at(const struct memfd *m, u64 idx)
  */
 static void memfd_drop_pages(struct memfd *m, u64 from, u64 to, bool unmap)
 {
-	to = MIN(to, table_slots(m));
-	for (u64 i = from; i < to; i++) {
-		if (m->pages[i]) {
-			if (unmap)
-				mm_unmap_file_page(m->mapped_as, i, m->pages[i]);
-			page_put(m->pages[i]);
-			m->pages[i] = NULL;
-			m->nr_pages--;
-		}
-	}
+	page_tree_take(&m->pages, from, to, unmap ? drop_one_unmapped : drop_one, m);
 }
 
 /* Zero [off, off + n) inside one page, if that page exists. */
@@ -177,7 +150,7 @@ static void memfd_truncate(struct memfd *m, u64 size)
 		u64 first_gone = (size + PAGE_SIZE - 1) / PAGE_SIZE;
 
 		mm_unmap_file_range(&m->vf, first_gone, ~0ull);	/* MD-1: every mapping of those pages */
-		memfd_drop_pages(m, first_gone, (m->size + PAGE_SIZE - 1) / PAGE_SIZE, false);
+		memfd_drop_pages(m, first_gone, ~0ull, false);
 		if (size % PAGE_SIZE)
 			memfd_zero(m, size, PAGE_SIZE - size % PAGE_SIZE);
 	}
@@ -240,9 +213,7 @@ static void memfd_release(struct vma_file *f)
 {
 	struct memfd *m = to_memfd(f);
 
-	memfd_drop_pages(m, 0, table_slots(m), false);	/* nothing maps it any more */
-	if (m->pages)
-		free_pages(phys_to_page(virt_to_phys(m->pages)), (unsigned)m->table_order);
+	memfd_drop_pages(m, 0, ~0ull, false);	/* nothing maps it any more; frees the index too */
 	if (m->prev)
 		m->prev->next = m->next;
 	else
@@ -255,14 +226,10 @@ static void memfd_release(struct vma_file *f)
 void memfd_for_each_page(void (*fn)(struct page *pg, void *arg), void *arg)
 {
 	for (struct memfd *m = memfds; m; m = m->next) {
-		u64 seen = 0;
-
-		/* up to the last present page: nr_pages of them */
-		for (u64 i = 0; seen < m->nr_pages && i < table_slots(m); i++)
-			if (m->pages[i]) {
-				fn(m->pages[i], arg);
-				seen++;
-			}
+		if (!page_tree_check(&m->pages))
+			panic("mm_check: memfd inode %llu: its page index is inconsistent (%llu pages counted)",
+			      (unsigned long long)m->ino, (unsigned long long)m->pages.nr);
+		page_tree_for_each_page(&m->pages, fn, arg);
 	}
 }
 
@@ -295,7 +262,6 @@ static void memfd_init(struct memfd *m)
 {
 	m->vf.refs = 1;
 	m->vf.ops = &memfd_vma_ops;
-	m->table_order = -1;
 	m->ino = memfd_next_ino++;
 	m->mapped_as = &m->vf;
 	m->next = memfds;
@@ -334,8 +300,11 @@ static long memfd_write(struct file *f, const void *buf, size_t n, u64 *off)
 	struct memfd *m = f->priv;
 	size_t done = 0;
 
-	if (*off + n < *off || (*off + n + PAGE_SIZE - 1) / PAGE_SIZE > MEMFD_MAX_PAGES)
-		return -EFBIG;
+	if (!n)
+		return 0;
+	if (*off >= MAX_FILE_BYTES)
+		return -EFBIG;	/* Linux's generic_write_check_limits() */
+	n = (size_t)MIN((u64)n, MAX_FILE_BYTES - *off);
 	if (m->seals & WRITE_SEALS)
 		return -EPERM;	/* MD-5 */
 	while (done < n) {
@@ -444,15 +413,12 @@ long sys_memfd_create(const unsigned long *a)
  * segment's pages, kernel/shm.c; shared anonymous memory, mm_mmap()): one
  * reference, the caller's. mapped_as is what the VMAs that map its pages
  * point at (the segment's vma_file), so a hole punched in it leaves them;
- * NULL when they map the object itself. NULL when out of memory or size
- * passes MEMFD_MAX_PAGES.
+ * NULL when they map the object itself. NULL when out of memory.
  */
 struct vma_file *memfd_object_create(u64 size, struct vma_file *mapped_as)
 {
 	struct memfd *m;
 
-	if ((size + PAGE_SIZE - 1) / PAGE_SIZE > MEMFD_MAX_PAGES)
-		return NULL;
 	m = alloc_page_va(GFP_ZERO);
 	if (!m)
 		return NULL;
@@ -501,7 +467,7 @@ long memfd_ftruncate(unsigned long fd, s64 len)
 	m = fd_memfd(fd, &err);
 	if (!m)
 		return err;
-	if ((u64)len / PAGE_SIZE >= MEMFD_MAX_PAGES)
+	if ((u64)len > MAX_FILE_BYTES)
 		return -EFBIG;
 	if (((u64)len < m->size && (m->seals & F_SEAL_SHRINK)) || ((u64)len > m->size && (m->seals & F_SEAL_GROW)))
 		return -EPERM;	/* MD-3 */
@@ -543,11 +509,11 @@ long memfd_fallocate(int fd, int mode, s64 off, s64 len)
 			return -EBADF;	/* initramfs and /proc files are read-only */
 		}
 	}
+	if (off > INT64_MAX - len || (u64)off + (u64)len > MAX_FILE_BYTES)
+		return -EFBIG;	/* vfs_fallocate(), before the file system's own checks */
 	if (mode & ~(FALLOC_FL_KEEP_SIZE | FALLOC_FL_PUNCH_HOLE))
 		return -EOPNOTSUPP;	/* shmem supports only these */
 	m = f->priv;
-	if (off > INT64_MAX - len)
-		return -EFBIG;
 	end = (u64)off + (u64)len;
 	if ((mode & FALLOC_FL_PUNCH_HOLE) && (m->seals & WRITE_SEALS))
 		return -EPERM;	/* MD-5 */
@@ -557,10 +523,6 @@ long memfd_fallocate(int fd, int mode, s64 off, s64 len)
 		memfd_punch(&m->vf, (u64)off, end);
 		return 0;
 	}
-	/* Linux's limit is the file system's maximum size; ours is smaller, and
-	 * only allocation reaches it (a hole past the data frees nothing). */
-	if ((end + PAGE_SIZE - 1) / PAGE_SIZE > MEMFD_MAX_PAGES)
-		return -EFBIG;
 	for (u64 i = (u64)off / PAGE_SIZE; i < (end + PAGE_SIZE - 1) / PAGE_SIZE; i++)
 		if (!memfd_page_alloc(m, i))
 			return -ENOSPC;

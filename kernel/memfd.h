@@ -30,6 +30,7 @@ struct vma_file *memfd_object_create(u64 size, struct vma_file *mapped_as);
 /*
  * Call fn for every page every live memfd holds (one reference each), for
  * the address-space checker (mm/mm_check.c). fn must not change the files.
+ * Panics if a memfd's page index is inconsistent (page_tree_check()).
  */
 struct page;
 void memfd_for_each_page(void (*fn)(struct page *pg, void *arg), void *arg);

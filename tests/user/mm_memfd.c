@@ -2,7 +2,9 @@
  * the pages past the new end out of every mapping (SIGBUS there, shared and
  * private alike), and file seals (F_ADD_SEALS/F_GET_SEALS: SEAL, SHRINK,
  * GROW, WRITE, FUTURE_WRITE, EXEC) with what they refuse: ftruncate,
- * write, fallocate, shared writable mmap, mprotect to PROT_WRITE.
+ * write, fallocate, shared writable mmap, mprotect to PROT_WRITE; the
+ * file's and its mappings' identity (MD-8); sizes up to Linux's largest
+ * file (MD-9).
  */
 #include "mm_util.h"
 #include "arg64.h"
@@ -28,8 +30,14 @@
 
 #ifdef __aarch64__
 #define NR_newfstatat 79
+#define NR_ftruncate64 46	/* ftruncate: a 64-bit length already */
+#define NR_pread64 67
+#define NR_pwrite64 68
 #else
 #define NR_newfstatat 300	/* fstatat64 */
+#define NR_ftruncate64 194
+#define NR_pread64 180
+#define NR_pwrite64 181
 #endif
 
 static int failed(long ret, int err)
@@ -323,6 +331,107 @@ static void test_ident(void)
 	close(b);
 }
 
+/* st_size of fd: at byte 48 of struct stat (arm64) and struct stat64 (MicroBlaze). */
+static int64_t fd_size(int fd)
+{
+	unsigned char buf[256];
+	int64_t size;
+
+	if (syscall(NR_newfstatat, fd, "", buf, 0x1000 /* AT_EMPTY_PATH */) != 0)
+		return -1;
+	memcpy(&size, buf + 48, 8);
+	return size;
+}
+
+static long ftruncate_64(int fd, uint64_t len)
+{
+	return syscall(NR_ftruncate64, fd, ARG64(len));
+}
+
+static long pwrite_64(int fd, const void *buf, size_t n, uint64_t off)
+{
+	return syscall(NR_pwrite64, fd, buf, n, ARG64(off));
+}
+
+static long pread_64(int fd, void *buf, size_t n, uint64_t off)
+{
+	return syscall(NR_pread64, fd, buf, n, ARG64(off));
+}
+
+/* MD-9 on fd (a memfd, or on arm64 a tmpfs file): 3 GiB, a byte at its end. */
+static void big_file(int fd, const char *what)
+{
+	uint64_t big = 3ull << 30;
+	char c = 0, d = 1;
+
+	tap_ok(ftruncate_64(fd, big) == 0 && fd_size(fd) == (int64_t)big,
+	       "MD-9 %s: ftruncate to 3 GiB: 0, fstat's size 3 GiB (errno %d)", what, errno);
+	tap_ok(pwrite_64(fd, "x", 1, big - 1) == 1 && pread_64(fd, &c, 1, big - 1) == 1 && c == 'x' &&
+		       pread_64(fd, &d, 1, big) == 0 && pread_64(fd, &d, 1, big / 2) == 1 && d == 0,
+	       "MD-9 %s: a byte written at 3 GiB - 1 reads back, nothing past the end, zero in the middle", what);
+#ifdef __aarch64__
+	{
+		char *p = mmap(NULL, PAGE, PROT_READ, MAP_SHARED, fd, (off_t)(big - PAGE));
+
+		tap_ok(p != MAP_FAILED && can_read(p + PAGE - 1) && p[PAGE - 1] == 'x',
+		       "MD-9 %s: its last page maps shared and shows the byte", what);
+		if (p != MAP_FAILED)
+			munmap(p, PAGE);
+	}
+	tap_ok(ftruncate_64(fd, 1ull << 62) == 0 && pwrite_64(fd, "y", 1, (1ull << 62) - 1) == 1 &&
+		       pread_64(fd, &c, 1, (1ull << 62) - 1) == 1 && c == 'y' && pread_64(fd, &c, 1, big - 1) == 1 &&
+		       c == 'x',
+	       "MD-9 %s: grown to 2^62 bytes, a byte at its end reads back, the one at 3 GiB stays", what);
+	tap_ok(ftruncate_64(fd, (uint64_t)INT64_MAX) == 0 && fd_size(fd) == INT64_MAX,
+	       "MD-9 %s: ftruncate to 2^63 - 1 (MAX_LFS_FILESIZE): 0 (errno %d)", what, errno);
+#else
+	tap_ok(ftruncate_64(fd, 0xfffffffful * (uint64_t)PAGE) == 0 &&
+		       failed(ftruncate_64(fd, 0xfffffffful * (uint64_t)PAGE + 1), EFBIG),
+	       "MD-9 %s: ftruncate64 to 2^32 - 1 pages (MAX_LFS_FILESIZE): 0; a byte more: EFBIG (errno %d)", what,
+	       errno);
+#endif
+	tap_ok(ftruncate_64(fd, 0) == 0 && fd_size(fd) == 0, "MD-9 %s: shrunk to 0 again", what);
+}
+
+/*
+ * MD-9: a memfd may grow to MAX_LFS_FILESIZE, as shmem's s_maxbytes, its
+ * pages only where written; so may a tmpfs file (arm64 only: a 32-bit
+ * open without O_LARGEFILE stops at 2 GiB), and a shared anonymous
+ * mapping with MAP_NORESERVE may be larger than RAM.
+ */
+static void test_large(void)
+{
+	int fd = (int)syscall(SYS_memfd_create, "big", 0);
+
+	tap_ok(fd >= 0, "set-up: a memfd");
+	if (fd >= 0) {
+		big_file(fd, "a memfd");
+		close(fd);
+	}
+#ifdef __aarch64__
+	fd = open("/tmp/md-big", O_CREAT | O_TRUNC | O_RDWR, 0600);
+	tap_ok(fd >= 0, "set-up: a file in /tmp");
+	if (fd >= 0) {
+		big_file(fd, "a /tmp file");
+		close(fd);
+		syscall(35 /* unlinkat */, -100 /* AT_FDCWD */, "/tmp/md-big", 0);
+	}
+	{
+		size_t len = 3ul << 30;
+		char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+		tap_ok(p != MAP_FAILED, "MD-9 a 3 GiB shared anonymous mmap with MAP_NORESERVE: mapped (errno %d)", errno);
+		if (p != MAP_FAILED) {
+			p[len - 1] = 'z';
+			p[0] = 'a';
+			tap_ok(p[len - 1] == 'z' && p[len / 2] == 0 && p[0] == 'a',
+			       "MD-9 its first and last bytes take writes, the middle reads zero");
+			munmap(p, len);
+		}
+	}
+#endif
+}
+
 int main(void)
 {
 	tap_init();
@@ -334,5 +443,6 @@ int main(void)
 	test_seal_exec();
 	test_seal_fixed();
 	test_ident();
+	test_large();
 	return tap_done();
 }

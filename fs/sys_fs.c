@@ -921,19 +921,27 @@ long sys_fdatasync(const unsigned long *a)
 	return sys_fsync(a);
 }
 
-/* The file for positioned I/O on fd: -EBADF, or -ESPIPE for a pipe or the console. */
+/* The file for positioned I/O at pos on fd, in ksys_pread64()'s order:
+ * -EINVAL for a negative pos, -EBADF, -ESPIPE for a pipe or the console. */
 static long pio_file(int fd, s64 pos, struct file **out)
 {
-	struct file *f = fd_file(fd);
+	struct file *f;
 
-	if (!f)
+	if (pos < 0)
+		return -EINVAL;
+	if (!(f = fd_file(fd)))
 		return -EBADF;
 	if ((f->st.mode & S_IFMT) == 0010000 || (!f->inode && S_ISCHR(f->st.mode)))
 		return -ESPIPE;
-	if (pos < 0)
-		return -EINVAL;
 	*out = f;
 	return 0;
+}
+
+/* Linux's rw_verify_area(): n bytes from pos must end at or below 2^63 - 1
+ * (checked after the buffer's EFAULT). */
+static bool pio_range_ok(s64 pos, size_t n)
+{
+	return (u64)n <= (u64)INT64_MAX - (u64)pos;
 }
 
 long fs_pread(int fd, unsigned long ubuf, size_t n, s64 pos)
@@ -950,6 +958,8 @@ long fs_pread(int fd, unsigned long ubuf, size_t n, s64 pos)
 		return -EISDIR;
 	if (!user_range_ok(ubuf, n))
 		return -EFAULT;
+	if (!pio_range_ok(pos, n))
+		return -EINVAL;
 	if (!(pg = alloc_pages(0, 0)))
 		return -ENOMEM;
 	while (done < n) {
@@ -985,6 +995,8 @@ long fs_pwrite(int fd, unsigned long ubuf, size_t n, s64 pos)
 		return err;
 	if (!user_range_ok(ubuf, n))
 		return -EFAULT;
+	if (!pio_range_ok(pos, n))
+		return -EINVAL;
 	if (!(pg = alloc_pages(0, 0)))
 		return -ENOMEM;
 	saved = f->flags;

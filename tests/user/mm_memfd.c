@@ -384,10 +384,19 @@ static void big_file(int fd, const char *what)
 	       "MD-9 %s: grown to 2^62 bytes, a byte at its end reads back, the one at 3 GiB stays", what);
 	tap_ok(ftruncate_64(fd, (uint64_t)INT64_MAX) == 0 && fd_size(fd) == INT64_MAX,
 	       "MD-9 %s: ftruncate to 2^63 - 1 (MAX_LFS_FILESIZE): 0 (errno %d)", what, errno);
+	tap_ok(pwrite_64(fd, "w", 1, INT64_MAX - 1) == 1 && pread_64(fd, &c, 1, INT64_MAX - 1) == 1 && c == 'w',
+	       "MD-9 %s: a byte written at 2^63 - 2, the last one a file can hold, reads back", what);
+	tap_ok(failed(pwrite_64(fd, "ww", 2, INT64_MAX - 1), EINVAL) && failed(pread_64(fd, &c, 2, INT64_MAX - 1), EINVAL) &&
+		       failed(pwrite_64(fd, "w", 1, INT64_MAX), EINVAL),
+	       "MD-9 %s: pwrite64 and pread64 that would end past 2^63 - 1: EINVAL (rw_verify_area)", what);
 #else
 	tap_ok(ftruncate_64(fd, 0xfffffffful * (uint64_t)PAGE) == 0 &&
 		       failed(ftruncate_64(fd, 0xfffffffful * (uint64_t)PAGE + 1), EFBIG),
 	       "MD-9 %s: ftruncate64 to 2^32 - 1 pages (MAX_LFS_FILESIZE): 0; a byte more: EFBIG (errno %d)", what,
+	       errno);
+	tap_ok(pwrite_64(fd, "vv", 2, 0xfffffffful * (uint64_t)PAGE - 1) == 1 &&
+		       failed(pwrite_64(fd, "v", 1, 0xfffffffful * (uint64_t)PAGE), EFBIG),
+	       "MD-9 %s: pwrite64 of 2 bytes ending past the limit writes 1; one at the limit: EFBIG (errno %d)", what,
 	       errno);
 #endif
 	tap_ok(ftruncate_64(fd, 0) == 0 && fd_size(fd) == 0, "MD-9 %s: shrunk to 0 again", what);
@@ -402,6 +411,10 @@ static void big_file(int fd, const char *what)
 static void test_large(void)
 {
 	int fd = (int)syscall(SYS_memfd_create, "big", 0);
+	char c;
+
+	tap_ok(failed(pread_64(-1, &c, 1, -1), EINVAL) && failed(pwrite_64(-1, &c, 1, -1), EINVAL),
+	       "pread64 and pwrite64 with a bad fd and a negative offset: EINVAL (the offset is checked first)");
 
 	tap_ok(fd >= 0, "set-up: a memfd");
 	if (fd >= 0) {

@@ -15,8 +15,9 @@ The fuzzer's lines are taken from each log (with or without /init's
     result divergence (an errno, a placement, a fault): every one is listed
     until the first state divergence;
   - a digest line ("@N maps=.. mem=.. heap=.. hp=..") whose maps, mem, heap,
-    brk or huge-page pool (hp=Free/Rsvd) differ is a state divergence: the
-    address space, its contents or the pool's use differ;
+    brk, huge-page pool (hp=Free/Rsvd) or memfds (files=, with the fuzzer's
+    files=1) differ is a state divergence: the address space, its contents,
+    the pool's use or the files differ;
     the comparison stops there, showing the VMA pieces of both sides if the
     log has them ("M ..." lines);
   - a digest that differs only in raw= (the same merged VMAs, split into
@@ -86,7 +87,7 @@ def main(argv):
     ignore = set()
     if '--ignore' in argv:
         ignore = set(argv[argv.index('--ignore') + 1].split(','))
-    judged = ('maps', 'mem', 'heap', 'brk', 'hp') + (('raw',) if '--strict' in argv else ())
+    judged = ('maps', 'mem', 'heap', 'brk', 'hp', 'files') + (('raw',) if '--strict' in argv else ())
     a, ea = load(argv[1])
     b, eb = load(argv[2])
     print('ours:  %d lines; %s' % (len(a), '; '.join(ea[-3:]) or 'no end line'))

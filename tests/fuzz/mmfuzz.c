@@ -59,6 +59,13 @@
  *   hugetlb=0|1                MAP_HUGETLB in the mix (default 1; the sizes are
  *                              drawn either way, so the rest of the run is the same)
  *   tap=0|1                    the closing TAP point (driver mode turns it off)
+ *   files=0|1 / fuzz_files=    also memfds (default 0, so a seed's calls stay
+ *                              what they were without it): NFILES of them made
+ *                              at the start, and calls that size, write and
+ *                              punch them (ftruncate, pwrite, fallocate) and
+ *                              mmap them shared or private into the window;
+ *                              each digest adds files=<hash of their sizes and
+ *                              sampled contents>
  *   freefix=0|1                after every MADV_FREE, MADV_DONTNEED the same
  *                              range so its contents are defined on every kernel
  *                              (default 1: Linux may keep lazily freed pages, ours
@@ -96,6 +103,20 @@
 #endif
 #ifndef SYS_mlock2
 #define SYS_mlock2 284
+#endif
+#ifndef SYS_ftruncate
+#if defined(__aarch64__)
+#define SYS_ftruncate 46
+#else
+#define SYS_ftruncate 93
+#endif
+#endif
+#ifndef SYS_fallocate
+#if defined(__aarch64__)
+#define SYS_fallocate 47
+#else
+#define SYS_fallocate 324
+#endif
 #endif
 #ifndef MAP_DROPPABLE
 #define MAP_DROPPABLE 0x08
@@ -152,9 +173,9 @@
 
 static struct {
 	unsigned long seed, calls, check, dump, from;
-	int log, mlock, selfdiscard, freefix, guard, pre, tap, oldlen0, hugetlb, memdump;
+	int log, mlock, selfdiscard, freefix, guard, pre, tap, oldlen0, hugetlb, memdump, files;
 	const char *seeds;
-} opt = { 1, 1000, 100, 1000, ~0UL, 1, 1, 0, 1, 1, 0, 1, 1, 1, 0, NULL };
+} opt = { 1, 1000, 100, 1000, ~0UL, 1, 1, 0, 1, 1, 0, 1, 1, 1, 0, 0, NULL };
 
 /* ---- PRNG (splitmix64): the same stream on every kernel --------------------- */
 
@@ -597,6 +618,110 @@ static long sys_ret(long r, int *err)
 	return r;
 }
 
+/* ---- memfds (files=1) --------------------------------------------------------- */
+
+#define NFILES 3
+#define FILE_PAGES 64		/* offsets and sizes mostly below this many pages */
+
+static int file_fd[NFILES] = { -1, -1, -1 };
+
+/* Which of our memfds fd is, or -1. */
+static int file_index(long fd)
+{
+	for (int i = 0; i < NFILES; i++)
+		if (file_fd[i] >= 0 && fd == file_fd[i])
+			return i;
+	return -1;
+}
+
+static void files_init(void)
+{
+	char name[8] = "mmfuzz0";
+
+	for (int i = 0; i < NFILES; i++) {
+		name[6] = (char)('0' + i);
+		file_fd[i] = (int)syscall(SYS_memfd_create, name, 0);
+	}
+}
+
+/* A byte size: whole pages below FILE_PAGES mostly, else unaligned or large. */
+static unsigned long file_size(void)
+{
+	switch (rn(8)) {
+	case 0: return 0;
+	case 1: return rn(FILE_PAGES * PAGE);
+	case 2: return FILE_PAGES * PAGE * (1 + rn(4));
+	default: return rn(FILE_PAGES + 1) * PAGE;
+	}
+}
+
+/* ftruncate, a write at an offset, or fallocate (allocate, keep size,
+ * punch) of one of the memfds. */
+static void do_file(void)
+{
+	int i = (int)rn(NFILES), fd = file_fd[i], err;
+	unsigned long off = file_size(), len = file_size();
+	long r;
+
+	switch (rn(4)) {
+	case 0:
+		r = sys_ret(SC(SYS_ftruncate, fd, off), &err);
+		lf(" ftruncate f%d 0x%lx", i, off);
+		break;
+	case 1: {
+		char buf[64];
+		unsigned long n = 1 + rn(sizeof(buf));
+
+		memset(buf, (int)(rnd() | 1), sizeof(buf));
+		r = lseek(fd, (off_t)off, SEEK_SET) == (off_t)off ? sys_ret(SC(SYS_write, fd, buf, n), &err) : -1;
+		if (r == -1)
+			err = errno;
+		lf(" pwrite f%d 0x%lx 0x%lx", i, off, n);
+		break;
+	}
+	default: {
+		int mode = chance(60) ? 3 /* PUNCH_HOLE | KEEP_SIZE */ : chance(50) ? 1 /* KEEP_SIZE */ : 0;
+
+		len = len ? len : PAGE;
+#if defined(__LP64__)
+		r = sys_ret(SC(SYS_fallocate, fd, mode, off, len), &err);
+#elif __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		r = sys_ret(SC(SYS_fallocate, fd, mode, off, 0, len, 0), &err);	/* loff_t pairs, low word first */
+#else
+		r = sys_ret(SC(SYS_fallocate, fd, mode, 0, off, 0, len), &err);	/* high word first */
+#endif
+		lf(" fallocate f%d %d 0x%lx 0x%lx", i, mode, off, len);
+		break;
+	}
+	}
+	lres(r, err, 0);
+}
+
+/* The memfds for a digest: each one's size and 16 sampled words of each of
+ * its first 4 * FILE_PAGES pages (read in chunks from offset 0). */
+static unsigned files_hash(void)
+{
+	static char buf[16 * PAGE];
+	unsigned h = 2166136261u;
+
+	for (int i = 0; i < NFILES; i++) {
+		off_t size = lseek(file_fd[i], 0, SEEK_END), done = 0;
+
+		hash_bytes(&h, &size, sizeof(size));
+		lseek(file_fd[i], 0, SEEK_SET);
+		while (done < size && done < (off_t)(4 * FILE_PAGES * PAGE)) {
+			ssize_t n = read(file_fd[i], buf, sizeof(buf));
+
+			if (n <= 0)
+				break;
+			for (ssize_t a = 0; a < n; a += PAGE / SLOTS)
+				hash_bytes(&h, buf + a, n - a < 4 ? (size_t)(n - a) : 4);
+			done += n;
+		}
+	}
+	return h;
+}
+
 static void do_mmap(void)
 {
 	unsigned long a, len;
@@ -612,7 +737,12 @@ static void do_mmap(void)
 	case 18: flags = chance(50) ? MAP_DROPPABLE : 0; break;	/* 0: neither: EINVAL */
 	default: flags = MAP_PRIVATE; break;
 	}
-	if (!chance(2))
+	if (opt.files && chance(30)) {		/* a memfd, shared or private, at some page offset */
+		int i = (int)rn(NFILES);
+
+		fd = (unsigned long)file_fd[i];
+		off = rn(FILE_PAGES) * PAGE;
+	} else if (!chance(2))
 		flags |= MAP_ANONYMOUS;
 	else
 		fd = rn(3) ? 99 : 0;		/* a file mapping of a bad or non-mappable fd */
@@ -658,7 +788,10 @@ static void do_mmap(void)
 #endif
 	lf(" mmap");
 	la(a);
-	lf(" 0x%lx 0x%x 0x%x %ld 0x%lx", len, prot, flags, (long)fd, off);
+	if (opt.files && file_index((long)fd) >= 0)
+		lf(" 0x%lx 0x%x 0x%x f%d 0x%lx", len, prot, flags, file_index((long)fd), off);
+	else
+		lf(" 0x%lx 0x%x 0x%x %ld 0x%lx", len, prot, flags, (long)fd, off);
 	lres(r, err, 1);
 	if (r != -1 && ((unsigned long)r < W_BASE || (unsigned long)r >= W_END))
 		drop_stray(r, len);
@@ -934,6 +1067,7 @@ static void checkpoint(int dump)
 	unsigned maps = 2166136261u, raw = 2166136261u, mem = 2166136261u, heap = 2166136261u;
 	unsigned long top, a;
 	int merged = 0;
+	char fbuf[24] = "";
 
 	if (opt.pre)
 		say("> %06lu checkpoint", callno);
@@ -971,8 +1105,10 @@ static void checkpoint(int dump)
 	top = (cur_brk + PAGE - 1) & ~(PAGE - 1);
 	for (a = (brk0 + PAGE - 1) & ~(PAGE - 1); a < top; a += PAGE)
 		heap = hash_page(a, heap);
-	say("%s@%06lu maps=%08x raw=%08x mem=%08x heap=%08x brk=H+0x%lx vmas=%d/%d hp=%s log=%08x", in_child ? "c" : "",
-	    callno, maps, raw, mem, heap, cur_brk - brk0, merged, npieces, pool_state(), loghash);
+	if (opt.files)
+		snprintf(fbuf, sizeof(fbuf), " files=%08x", files_hash());
+	say("%s@%06lu maps=%08x raw=%08x mem=%08x heap=%08x brk=H+0x%lx vmas=%d/%d hp=%s%s log=%08x", in_child ? "c" : "",
+	    callno, maps, raw, mem, heap, cur_brk - brk0, merged, npieces, pool_state(), fbuf, loghash);
 }
 
 /* ---- fork ---------------------------------------------------------------------- */
@@ -1032,7 +1168,8 @@ static void one_call(int allow_fork)
 	else if (k < 770) {
 		lf(" sigusr1");
 		raise(SIGUSR1);
-	} else do_touch();
+	} else if (k < 830 && opt.files) do_file();
+	else do_touch();
 }
 
 /* ---- options and main ------------------------------------------------------------ */
@@ -1056,6 +1193,7 @@ static void set_opt(const char *k, const char *v)
 	else if (!strcmp(k, "tap")) opt.tap = (int)n;
 	else if (!strcmp(k, "oldlen0")) opt.oldlen0 = (int)n;
 	else if (!strcmp(k, "hugetlb")) opt.hugetlb = (int)n;
+	else if (!strcmp(k, "files")) opt.files = (int)n;
 	else if (!strcmp(k, "skip")) parse_skip(v);
 	else if (!strcmp(k, "seeds")) opt.seeds = v;
 }
@@ -1143,8 +1281,11 @@ int main(int argc, char **argv)
 	brk0 = cur_brk = (unsigned long)syscall(SYS_brk, 0);
 	self_text = (unsigned long)&main;
 	self_data = (unsigned long)&opt;
-	say("mmfuzz: seed=%lu calls=%lu window=0x%lx+0x%lx check=%lu mlock=%d freefix=%d selfdiscard=%d guard=%d",
-	    opt.seed, opt.calls, W_BASE, W_SIZE, opt.check, opt.mlock, opt.freefix, opt.selfdiscard, opt.guard);
+	if (opt.files)
+		files_init();
+	say("mmfuzz: seed=%lu calls=%lu window=0x%lx+0x%lx check=%lu mlock=%d freefix=%d selfdiscard=%d guard=%d files=%d",
+	    opt.seed, opt.calls, W_BASE, W_SIZE, opt.check, opt.mlock, opt.freefix, opt.selfdiscard, opt.guard,
+	    opt.files);
 	for (callno = 1; callno <= opt.calls; callno++) {
 		lf("%06lu", callno);
 		one_call(1);

@@ -168,8 +168,12 @@ size_t file_read_data(struct inode *ip, void *buf, size_t n, u64 off);
 long file_write_data(struct inode *ip, const void *buf, size_t n, u64 off);
 /* Set the size: pages past it unmapped from every mapping and freed, the tail of the last page zeroed. */
 long file_truncate(struct inode *ip, u64 size);
-/* Allocate the pages of [off, off + len), growing the size unless keep. */
-long file_allocate(struct inode *ip, u64 off, u64 len);
+/* Allocate the pages of [off, off + len), growing the size unless keep_size. */
+long file_allocate(struct inode *ip, u64 off, u64 len, bool keep_size);
+/* Punch a hole [off, end) (bytes; nothing past the size changes): whole pages
+ * inside it leave every mapping (private copies stay) and the file, the
+ * parts of pages at its ends are zeroed. */
+void file_punch(struct inode *ip, u64 off, u64 end);
 /* Free every page (the inode is going). */
 void pagecache_free(struct inode *ip);
 /* Every file's pages (for mm/mm_check.c; panics if a file's page index is

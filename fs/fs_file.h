@@ -12,6 +12,11 @@
  * and shmem: 2^63 - 1 with 64-bit longs, 2^32 - 1 pages with 32-bit ones. */
 #define MAX_FILE_BYTES	(sizeof(long) == 8 ? (u64)INT64_MAX : (u64)0xffffffffu * PAGE_SIZE)
 
+/* fallocate's mode bits */
+#define FALLOC_FL_KEEP_SIZE	0x01
+#define FALLOC_FL_PUNCH_HOLE	0x02
+#define FALLOC_FL_SUPPORTED	0x7f	/* every mode bit Linux knows */
+
 struct file;
 struct proc;
 struct kstat;
@@ -42,7 +47,9 @@ void fs_stat(struct inode *ip, struct kstat *st);
 /* A file's size for SEEK_END (an fs/ file's inode, else f->size). */
 u64 fs_file_size(struct file *f);
 
-/* ftruncate and fallocate of an fs/ file (memfd.c hands them over). */
+/* ftruncate and fallocate of an fs/ file (memfd.c hands them over after
+ * fallocate's first checks): fallocate takes mode 0, KEEP_SIZE and
+ * PUNCH_HOLE | KEEP_SIZE, as tmpfs does. */
 long fs_ftruncate_file(struct file *f, s64 len);
 long fs_fallocate_file(struct file *f, int mode, s64 off, s64 len);
 

@@ -61,12 +61,19 @@ static void inode_vma_ident(struct vma_file *vf, u32 *dev, u64 *ino)
 	*ino = ip->ino;
 }
 
+/* MADV_REMOVE through a shared mapping: a hole punched in the file (MA-9). */
+static void inode_vma_punch(struct vma_file *vf, u64 off, u64 end)
+{
+	file_punch((struct inode *)vf, off, end);
+}
+
 /* What a mapping of a regular file uses (exec's segments, mmap of a file). */
 static const struct vma_file_ops inode_vma_ops = {
 	.page = inode_vma_page,
 	.cached = inode_vma_cached,
 	.release = inode_release,
 	.ident = inode_vma_ident,
+	.punch = inode_vma_punch,
 };
 
 struct inode *inode_alloc(struct fs_sb *sb, u32 mode)

@@ -368,9 +368,15 @@ long fs_fallocate_file(struct file *f, int mode, s64 off, s64 len)
 		return -EISDIR;
 	if (!S_ISREG(f->inode->mode))
 		return -ENODEV;
-	if (mode != 0)
-		return -EOPNOTSUPP;	/* only mode 0 for now */
-	return file_allocate(f->inode, (u64)off, (u64)len);
+	if ((u64)off + (u64)len > MAX_FILE_BYTES)
+		return -EFBIG;	/* vfs_fallocate(), before the file system's own check */
+	if (mode & ~(FALLOC_FL_KEEP_SIZE | FALLOC_FL_PUNCH_HOLE))
+		return -EOPNOTSUPP;	/* tmpfs supports only these, as shmem_fallocate() */
+	if (mode & FALLOC_FL_PUNCH_HOLE) {
+		file_punch(f->inode, (u64)off, (u64)off + (u64)len);
+		return 0;
+	}
+	return file_allocate(f->inode, (u64)off, (u64)len, mode & FALLOC_FL_KEEP_SIZE);
 }
 
 /* ---- exec ---- */

@@ -53,6 +53,16 @@ static void drop_one(u64 idx, struct page *pg, void *arg)
 	total_pages--;
 }
 
+/* The same for a hole punch: the page leaves every mapping first (private
+ * copies stay), as Linux's shmem_fallocate(PUNCH_HOLE). */
+static void drop_one_unmapped(u64 idx, struct page *pg, void *arg)
+{
+	struct inode *ip = arg;
+
+	mm_unmap_file_page(&ip->vf, idx, pg);
+	drop_one(idx, pg, arg);
+}
+
 /* Drop the pages [from, to) (page indexes); mappings keep their own references. */
 static void drop_pages(struct inode *ip, u64 from, u64 to)
 {
@@ -127,7 +137,7 @@ long file_truncate(struct inode *ip, u64 size)
 	return 0;
 }
 
-long file_allocate(struct inode *ip, u64 off, u64 len)
+long file_allocate(struct inode *ip, u64 off, u64 len, bool keep_size)
 {
 	u64 end = off + len;
 
@@ -136,10 +146,16 @@ long file_allocate(struct inode *ip, u64 off, u64 len)
 	for (u64 i = off / PAGE_SIZE; i < (end + PAGE_SIZE - 1) / PAGE_SIZE; i++)
 		if (!pagecache_page(ip, i, true))
 			return -ENOSPC;
-	if (end > ip->size)
+	if (!keep_size && end > ip->size)
 		ip->size = end;
 	inode_touch(ip, T_C);
 	return 0;
+}
+
+void file_punch(struct inode *ip, u64 off, u64 end)
+{
+	page_tree_punch(&ip->pages, off, MIN(end, ip->size), drop_one_unmapped, ip);
+	inode_touch(ip, T_M | T_C);
 }
 
 void pagecache_for_each_page(void (*fn)(struct page *pg, void *arg), void *arg)

@@ -51,10 +51,6 @@
 #define F_ALL_SEALS		0x003f
 #define WRITE_SEALS		(F_SEAL_WRITE | F_SEAL_FUTURE_WRITE)
 
-#define FALLOC_FL_KEEP_SIZE	0x01
-#define FALLOC_FL_PUNCH_HOLE	0x02
-#define FALLOC_FL_SUPPORTED	0x7f	/* every mode bit Linux knows */
-
 struct memfd {
 	struct vma_file vf;		/* first: container of the vma_file */
 	struct file *file;		/* the one open file (dup shares it) */
@@ -192,21 +188,8 @@ static bool memfd_vma_cached(struct vma_file *f, u64 pgoff)
 static void memfd_punch(struct vma_file *f, u64 off, u64 end)
 {
 	struct memfd *m = to_memfd(f);
-	u64 first, last;
 
-	end = MIN(end, m->size);
-	if (off >= end)
-		return;
-	first = (off + PAGE_SIZE - 1) / PAGE_SIZE;
-	last = end / PAGE_SIZE;
-	if (first > last) {	/* inside one page */
-		memfd_zero(m, off, end - off);
-		return;
-	}
-	memfd_zero(m, off, first * PAGE_SIZE - off);
-	memfd_drop_pages(m, first, last, true);
-	if (end > last * PAGE_SIZE)
-		memfd_zero(m, last * PAGE_SIZE, end - last * PAGE_SIZE);
+	page_tree_punch(&m->pages, off, MIN(end, m->size), drop_one_unmapped, m);
 }
 
 static void memfd_release(struct vma_file *f)

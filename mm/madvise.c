@@ -91,8 +91,9 @@ static long advise_hugetlb(struct mm *mm, struct vma *v, unsigned long s, unsign
 /*
  * MA-9: MADV_REMOVE of v's part [s, e), as Linux's madvise_remove(): a
  * hole punched in the file. Private anonymous memory has none (EINVAL); a
- * file mapping must be shared and may-write (EACCES), and only a memfd can
- * punch (MD-7; other files EINVAL). Shared anonymous memory is a memfd
+ * file mapping must be shared and may-write (EACCES), and the file must
+ * punch: a memfd (MD-7), a SysV segment or a file of fs/ (tmpfs on Linux;
+ * a file without the op: EINVAL). Shared anonymous memory is a memfd
  * of its own here, as shmem on Linux (mm_mmap()), so it punches too: the
  * pages leave the object and every mapping of it.
  */

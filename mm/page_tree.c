@@ -10,6 +10,7 @@
 #include "page_tree.h"
 #include "page_alloc.h"
 #include "printk.h"
+#include "kstring.h"
 
 #define SLOTS	((u64)(PAGE_SIZE / sizeof(void *)))
 #define BITS	((int)__builtin_ctzll(SLOTS))
@@ -136,6 +137,31 @@ u64 page_tree_take(struct page_tree *t, u64 from, u64 to,
 		t->height = 0;
 	}
 	return n;
+}
+
+/* Zero [off, off + n) inside one page, if the tree has that page. */
+static void zero_in_page(const struct page_tree *t, u64 off, u64 n)
+{
+	struct page *pg = page_tree_get(t, off / PAGE_SIZE);
+
+	if (pg && n)
+		memset((u8 *)page_address(pg) + off % PAGE_SIZE, 0, n);
+}
+
+void page_tree_punch(struct page_tree *t, u64 off, u64 end,
+		     void (*fn)(u64 idx, struct page *pg, void *arg), void *arg)
+{
+	u64 first = (off + PAGE_SIZE - 1) / PAGE_SIZE, last = end / PAGE_SIZE;
+
+	if (off >= end)
+		return;
+	if (first > last) {	/* inside one page */
+		zero_in_page(t, off, end - off);
+		return;
+	}
+	zero_in_page(t, off, first * PAGE_SIZE - off);
+	page_tree_take(t, first, last, fn, arg);
+	zero_in_page(t, last * PAGE_SIZE, end - last * PAGE_SIZE);
 }
 
 static void walk_node(void *const *node, int level, u64 base,

@@ -45,6 +45,14 @@ bool page_tree_insert(struct page_tree *t, u64 idx, struct page *pg);
 u64 page_tree_take(struct page_tree *t, u64 from, u64 to,
 		   void (*fn)(u64 idx, struct page *pg, void *arg), void *arg);
 
+/*
+ * A hole punched in the bytes [off, end) of a file whose pages t holds:
+ * the parts of pages at the hole's ends are zeroed in place, the whole
+ * pages inside it are taken out (page_tree_take(), fn as there).
+ */
+void page_tree_punch(struct page_tree *t, u64 off, u64 end,
+		     void (*fn)(u64 idx, struct page *pg, void *arg), void *arg);
+
 /* Call fn(idx, pg, arg) for every page in the tree, lowest index first. */
 void page_tree_for_each(const struct page_tree *t,
 			void (*fn)(u64 idx, struct page *pg, void *arg), void *arg);

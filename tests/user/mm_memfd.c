@@ -30,11 +30,13 @@
 
 #ifdef __aarch64__
 #define NR_newfstatat 79
+#define NR_unlinkat 35
 #define NR_ftruncate64 46	/* ftruncate: a 64-bit length already */
 #define NR_pread64 67
 #define NR_pwrite64 68
 #else
 #define NR_newfstatat 300	/* fstatat64 */
+#define NR_unlinkat 301
 #define NR_ftruncate64 194
 #define NR_pread64 180
 #define NR_pwrite64 181
@@ -240,35 +242,67 @@ static void test_seal_fixed(void)
  * maps them: the shared ones read zero, and a private mapping reads zero
  * where it had not copied the page, but keeps its private copy.
  */
-static void test_punch(void)
+static int64_t fd_size(int fd);
+
+/* MD-7 on fd, a file of 3 pages (a memfd, or a tmpfs file in /tmp). */
+static void punch_file(int fd, const char *what)
 {
-	int fd = mfd(0, 3 * PAGE);
 	char *s, *t, *q;
 
 	s = fd >= 0 ? mmap(NULL, 3 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0) : MAP_FAILED;
 	t = fd >= 0 ? mmap(NULL, 3 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0) : MAP_FAILED;
 	q = fd >= 0 ? mmap(NULL, 3 * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0) : MAP_FAILED;
-	tap_ok(s != MAP_FAILED && t != MAP_FAILED && q != MAP_FAILED, "set-up: a 3-page memfd mapped twice shared, once private");
+	tap_ok(s != MAP_FAILED && t != MAP_FAILED && q != MAP_FAILED, "set-up: %s of 3 pages mapped twice shared, once private", what);
 	if (s == MAP_FAILED || t == MAP_FAILED || q == MAP_FAILED)
 		return;
 	memset(s, 'a', 3 * PAGE);
 	q[PAGE] = 'p';	/* a private copy of page 1; pages 0 and 2 stay the file's */
-	tap_ok(t[0] == 'a' && q[0] == 'a' && q[2 * PAGE] == 'a', "the mappings see the file");
+	tap_ok(t[0] == 'a' && q[0] == 'a' && q[2 * PAGE] == 'a', "%s: the mappings see the file", what);
 	tap_ok(syscall(SYS_fallocate, fd, 3 /* PUNCH_HOLE | KEEP_SIZE */, ARG64(0), ARG64(2 * PAGE)) == 0,
-	       "MD-7 fallocate(PUNCH_HOLE) of pages 0 and 1: 0");
+	       "MD-7 %s: fallocate(PUNCH_HOLE) of pages 0 and 1: 0", what);
 	tap_ok(s[0] == 0 && t[0] == 0 && s[PAGE] == 0 && t[PAGE] == 0 && s[2 * PAGE] == 'a',
-	       "MD-7 both shared mappings read zero in the hole (%d %d), the file's data after it", s[0], t[0]);
+	       "MD-7 %s: both shared mappings read zero in the hole (%d %d), the file's data after it", what, s[0], t[0]);
 	tap_ok(q[0] == 0 && q[PAGE] == 'p' && q[2 * PAGE] == 'a',
-	       "MD-7 the private mapping: zero where it had the file's page, its own copy kept (%d %d)", q[0], q[PAGE]);
+	       "MD-7 %s: the private mapping: zero where it had the file's page, its own copy kept (%d %d)", what,
+	       q[0], q[PAGE]);
 	memset(s, 'b', 3 * PAGE);
 	tap_ok(madvise(t + 2 * PAGE, PAGE, MADV_REMOVE) == 0 && s[2 * PAGE] == 0 && t[2 * PAGE] == 0 && q[2 * PAGE] == 0 &&
 		       s[0] == 'b',
-	       "MD-7, MA-9 MADV_REMOVE through one shared mapping punches the file: every mapping reads zero there (%d)",
-	       s[2 * PAGE]);
+	       "MD-7, MA-9 %s: MADV_REMOVE through one shared mapping punches the file: every mapping reads zero there (%d)",
+	       what, s[2 * PAGE]);
 	munmap(s, 3 * PAGE);
 	munmap(t, 3 * PAGE);
 	munmap(q, 3 * PAGE);
+}
+
+/* MD-7 on a memfd and on a /tmp file; fallocate's other modes on the file. */
+static void test_punch(void)
+{
+	int fd = mfd(0, 3 * PAGE);
+	char c = 1;
+
+	if (fd >= 0) {
+		punch_file(fd, "a memfd");
+		close(fd);
+	}
+	fd = open("/tmp/md-punch", O_CREAT | O_TRUNC | O_RDWR, 0600);
+	tap_ok(fd >= 0 && syscall(SYS_ftruncate, fd, 3 * PAGE) == 0, "set-up: a 3-page file in /tmp");
+	if (fd < 0)
+		return;
+	punch_file(fd, "a /tmp file");
+	tap_ok(syscall(SYS_fallocate, fd, 1 /* KEEP_SIZE */, ARG64(0), ARG64(8 * PAGE)) == 0 &&
+		       fd_size(fd) == (int64_t)(3 * PAGE) && syscall(SYS_fallocate, fd, 0, ARG64(0), ARG64(5 * PAGE)) == 0 &&
+		       fd_size(fd) == (int64_t)(5 * PAGE),
+	       "MD-7 a /tmp file: fallocate KEEP_SIZE allocates without growing it, mode 0 grows it");
+	tap_ok(failed(syscall(SYS_fallocate, fd, 0x10 /* ZERO_RANGE */, ARG64(0), ARG64(PAGE)), EOPNOTSUPP) &&
+		       failed(syscall(SYS_fallocate, fd, 2 /* PUNCH_HOLE alone */, ARG64(0), ARG64(PAGE)), EOPNOTSUPP),
+	       "MD-7 a /tmp file: ZERO_RANGE and a PUNCH_HOLE without KEEP_SIZE: EOPNOTSUPP, as tmpfs");
+	tap_ok(syscall(SYS_fallocate, fd, 3, ARG64(PAGE / 2), ARG64(PAGE)) == 0 && read_at(fd, &c, 1, PAGE / 2) == 1 &&
+		       c == 0 && read_at(fd, &c, 1, PAGE / 2 - 1) == 1 && c == 'b' && read_at(fd, &c, 1, 3 * PAGE / 2) == 1 &&
+		       c == 'b' && fd_size(fd) == (int64_t)(5 * PAGE),
+	       "MD-7 a /tmp file: a hole across two pages zeroes just their parts in it, the size stays");
 	close(fd);
+	syscall(NR_unlinkat, -100 /* AT_FDCWD */, "/tmp/md-punch", 0);
 }
 
 /* st_dev and st_ino of fd: the first two 64-bit fields of struct stat (stat64). */
@@ -427,7 +461,7 @@ static void test_large(void)
 	if (fd >= 0) {
 		big_file(fd, "a /tmp file");
 		close(fd);
-		syscall(35 /* unlinkat */, -100 /* AT_FDCWD */, "/tmp/md-big", 0);
+		syscall(NR_unlinkat, -100 /* AT_FDCWD */, "/tmp/md-big", 0);
 	}
 	{
 		size_t len = 3ul << 30;

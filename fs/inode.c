@@ -61,6 +61,12 @@ static void inode_vma_ident(struct vma_file *vf, u32 *dev, u64 *ino)
 	*ino = ip->ino;
 }
 
+/* Its size: a fault at or past it is SIGBUS, which mlock and MADV_POPULATE_* report. */
+static u64 inode_vma_size(struct vma_file *vf)
+{
+	return ((struct inode *)vf)->size;
+}
+
 /* MADV_REMOVE through a shared mapping: a hole punched in the file (MA-9). */
 static void inode_vma_punch(struct vma_file *vf, u64 off, u64 end)
 {
@@ -74,6 +80,7 @@ static const struct vma_file_ops inode_vma_ops = {
 	.release = inode_release,
 	.ident = inode_vma_ident,
 	.punch = inode_vma_punch,
+	.size = inode_vma_size,
 };
 
 struct inode *inode_alloc(struct fs_sb *sb, u32 mode)

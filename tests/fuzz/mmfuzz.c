@@ -59,9 +59,10 @@
  *   hugetlb=0|1                MAP_HUGETLB in the mix (default 1; the sizes are
  *                              drawn either way, so the rest of the run is the same)
  *   tap=0|1                    the closing TAP point (driver mode turns it off)
- *   files=0|1 / fuzz_files=    also memfds (default 0, so a seed's calls stay
- *                              what they were without it): NFILES of them made
- *                              at the start, and calls that size, write and
+ *   files=0|1 / fuzz_files=    also files (default 0, so a seed's calls stay
+ *                              what they were without it): two memfds and an
+ *                              unlinked file of / made at the start, and calls
+ *                              that size, write and
  *                              punch them (ftruncate, pwrite, fallocate) and
  *                              mmap them shared or private into the window;
  *                              each digest adds files=<hash of their sizes and
@@ -109,6 +110,13 @@
 #define SYS_ftruncate 46
 #else
 #define SYS_ftruncate 93
+#endif
+#endif
+#ifndef SYS_unlinkat
+#if defined(__aarch64__)
+#define SYS_unlinkat 35
+#else
+#define SYS_unlinkat 301
 #endif
 #endif
 #ifndef SYS_fallocate
@@ -634,13 +642,20 @@ static int file_index(long fd)
 	return -1;
 }
 
+/* Two memfds and, as the third, a file of the root file system (tmpfs on
+ * Linux), unlinked at once, so the page cache of ordinary files is fuzzed
+ * too (a memfd instead if it cannot be made). */
 static void files_init(void)
 {
 	char name[8] = "mmfuzz0";
 
 	for (int i = 0; i < NFILES; i++) {
 		name[6] = (char)('0' + i);
-		file_fd[i] = (int)syscall(SYS_memfd_create, name, 0);
+		file_fd[i] = i == NFILES - 1 ? open("/mmfuzz-file", O_CREAT | O_EXCL | O_RDWR, 0600) : -1;
+		if (file_fd[i] >= 0)
+			syscall(SYS_unlinkat, -100 /* AT_FDCWD */, "/mmfuzz-file", 0);
+		else
+			file_fd[i] = (int)syscall(SYS_memfd_create, name, 0);
 	}
 }
 

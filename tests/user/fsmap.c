@@ -392,6 +392,37 @@ static void test_names(void)
 	tap_is_long(named, 80, "names: each of 80 programs finds its own path in /proc/self/maps");
 }
 
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ 22
+#endif
+
+/*
+ * FM-2: past a file's end a shared mapping's pages are SIGBUS, which mlock
+ * reports as ENOMEM and MADV_POPULATE_READ as EFAULT (as for shared
+ * anonymous memory past its object's end, MR-23); the page holding the
+ * end populates.
+ */
+static void test_past_end(void)
+{
+	int fd = make_file("/tmp/fsmap/end", 1);
+	char *p = fd >= 0 ? mmap(NULL, 2 * PAGE, PROT_READ, MAP_SHARED, fd, 0) : MAP_FAILED;
+
+	tap_ok(p != MAP_FAILED, "FM-2: map a 1-page file for 2 pages");
+	if (p == MAP_FAILED)
+		return;
+	tap_ok(madvise(p, PAGE, MADV_POPULATE_READ) == 0 && syscall(NR(228, 150), p, PAGE) == 0,
+	       "FM-2: the file's page populates and locks");
+	errno = 0;
+	tap_ok(syscall(NR(228, 150), p + PAGE, PAGE) == -1 && errno == ENOMEM,
+	       "FM-2: mlock of the page past the file's end: ENOMEM (errno %d)", errno);
+	errno = 0;
+	tap_ok(madvise(p + PAGE, PAGE, MADV_POPULATE_READ) == -1 && errno == EFAULT,
+	       "FM-2: MADV_POPULATE_READ past the file's end: EFAULT (errno %d)", errno);
+	munmap(p, 2 * PAGE);
+	close(fd);
+	xunlink("/tmp/fsmap/end");
+}
+
 int main(int argc, char **argv)
 {
 	int mounted;
@@ -419,6 +450,7 @@ int main(int argc, char **argv)
 	test_truncate();
 	test_txtbsy();
 	test_names();
+	test_past_end();
 	xunlink("/tmp/fsmap/mode");
 	xrmdir("/tmp/fsmap");
 	if (mounted)

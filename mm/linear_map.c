@@ -4,7 +4,7 @@
  * Splitting a live kernel mapping is the delicate part. While the old block
  * (or contiguous run) is invalid, nothing may touch its virtual range:
  *   - the table page holding the descriptor may lie inside the block: we
- *     declare the block's physical range with pt_break_begin() first, so
+ *     declare the block's physical range broken first (size_change_begin), so
  *     pt_page_va() reaches that page through the fixmap (or the image
  *     alias) instead of the linear map, and re-walk to get the pointer;
  *   - the new table page may lie inside the block: it is filled before it
@@ -15,6 +15,8 @@
  *     registers, so no stack access happens until the new entry is live.
  * A split never changes what any address translates to, only the leaf
  * sizes, so after it the linear alias of every page is valid again.
+ * With BBML2 a split or an unfold is made in place and nothing is ever
+ * invalid, so none of this applies: size_change_begin() declares no break.
  */
 #include "linear_map.h"
 #include "memblock.h"
@@ -113,6 +115,32 @@ void linear_map_build(const struct pt_space *kernel, const struct linear_map_con
 
 /* ---- splitting ---- */
 
+/*
+ * Declare that the block or run mapping [pa, pa + size) is about to change
+ * size (a split or an unfold). Without BBML2 the change is a break: the
+ * range is declared broken (pt_break_begin), so pt_page_va() reaches table
+ * pages inside it through the fixmap. With BBML2 pte_update() makes it in
+ * place (pte_bbml2_size_change), the range stays mapped throughout, and
+ * nothing is declared: the linear map keeps serving the table pages inside
+ * it. (Declaring it anyway would send them to a fixmap slot, and remapping
+ * a slot is itself a break with the other CPUs held.) Returns whether a
+ * break was declared, for size_change_end().
+ */
+static bool size_change_begin(phys_addr_t pa, u64 size)
+{
+	if (pt_bbml2)
+		return false;
+	pt_break_begin(pa, size);
+	return true;
+}
+
+/* End what size_change_begin() declared. */
+static void size_change_end(bool broken)
+{
+	if (broken)
+		pt_break_end();
+}
+
 /* Clear the contiguous bit on the whole run holding c: BBM over all its entries. */
 static void unfold_run(const struct pt_cursor *c)
 {
@@ -122,14 +150,15 @@ static void unfold_run(const struct pt_cursor *c)
 	struct pt_cursor r;
 	pteval_t first;
 
-	pt_break_begin(lm_pa(run_va), run);
+	bool broken = size_change_begin(lm_pa(run_va), run);
+
 	pt_walk(lm.kernel, run_va, c->level, false, &r);   /* pointer through a safe alias */
 	first = arch_pte_read(r.ptep);
 	PT_ASSERT(arch_pte_is_cont(first), "va 0x%lx: run start 0x%llx lost its CONT bit", run_va,
 		  (pt_ull)first);
 	first = arch_pte_mk_leaf(arch_pte_pa(first), arch_pte_prot(first) & ~PT_CONT, c->level);
 	pte_update_run(lm.kernel, r.ptep, n, first, run_va, c->level);
-	pt_break_end();
+	size_change_end(broken);
 }
 
 /* Fill the unlinked table t (of 'level') with leaves covering pa onwards. */
@@ -154,16 +183,17 @@ static int split_block(const struct pt_cursor *c)
 	struct pt_cursor r;
 	phys_addr_t t;
 
-	pt_break_begin(pa, size);
+	bool broken = size_change_begin(pa, size);
+
 	t = pxd_alloc(lm.kernel, c->level + 1);
 	if (!t) {
-		pt_break_end();
+		size_change_end(broken);
 		return -ENOMEM;
 	}
 	fill_table(t, c->level + 1, pa, prot);
 	pt_walk(lm.kernel, c->va, c->level, false, &r);    /* pointer through a safe alias */
 	pte_update(lm.kernel, r.ptep, r.val, arch_pte_mk_table(t, false), r.va, r.level);
-	pt_break_end();
+	size_change_end(broken);
 	return 0;
 	/* LAB bbm: end */
 }

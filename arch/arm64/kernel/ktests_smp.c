@@ -19,6 +19,7 @@
 #include "ptdump.h"
 #include "linear_map.h"
 #include "page_alloc.h"
+#include "fixmap.h"
 #include <asm/spinlock.h>
 
 /* The level of the linear-map leaf mapping va. */
@@ -353,6 +354,80 @@ KTEST(bbml2_split_live)
 			 (unsigned long long)rd[cpu].reads);
 	set_memory_rw(va + 5 * PAGE_SIZE, 1);
 	free_pages(pg, order);
+}
+
+/*
+ * Two allocated buddy pages (*a and its buddy, returned) mapped by one
+ * linear-map leaf above the last level, or NULL: the pages tried on the way
+ * are freed again.
+ */
+static struct page *alloc_buddies_in_block(struct page **a)
+{
+	struct page *tried[64], *b = NULL;
+	int n = 0;
+
+	while (!b && n < (int)ARRAY_SIZE(tried) && (tried[n] = alloc_pages(0, 0))) {
+		phys_addr_t pa = page_to_phys(tried[n]);
+
+		for (int i = 0; i < n && !b; i++)
+			if ((page_to_phys(tried[i]) ^ pa) == PAGE_SIZE &&
+			    leaf_level_of((unsigned long)page_address(tried[n])) < PT_LAST_LEVEL) {
+				*a = tried[i];
+				b = tried[n];
+				tried[i] = tried[n] = NULL;
+			}
+		n++;
+	}
+	while (n--)
+		if (tried[n])
+			free_pages(tried[n], 0);
+	return b;
+}
+
+/*
+ * A split whose new table page lies inside the block being split. With
+ * BBML2 the split is made in place and nothing is broken, so that page is
+ * reached through the linear map: no fixmap slot is used, and no break is
+ * made (remapping a slot would be one). Without BBML2 the block is broken,
+ * so the page must be reached through the fixmap. The buddy b of page a is
+ * freed last, so the split's first table page is b (the free lists are
+ * LIFO and b cannot merge while a is held).
+ */
+KTEST(bbml2_split_table_inside)
+{
+	struct page *a, *b = alloc_buddies_in_block(&a);
+	struct pt_stats s0, s1;
+	struct pt_cursor c;
+	unsigned long va;
+	int lvl;
+
+	if (!b) {
+		ktest_ok(true, "# SKIP needs two buddy pages inside a linear-map block");
+		return;
+	}
+	va = (unsigned long)page_address(a);
+	lvl = leaf_level_of(va);
+	free_pages(b, 0);
+	fixmap_map_table(lvl + 1, page_to_phys(a));	/* the slot points elsewhere */
+	pt_get_stats(&s0);
+	int rc = set_memory_ro(va, 1);
+	pt_get_stats(&s1);
+	pt_walk(arch_kernel_space(), va, lvl + 1, false, &c);
+	ktest_ok(rc == 0 && c.level == lvl + 1 && c.table == page_to_phys(b),
+		 "set_memory_ro split the level-%d leaf at 0x%lx; its new table is the page freed inside it",
+		 lvl, va);
+	if (pt_bbml2)
+		ktest_ok(s1.bbm == s0.bbm && s1.fixmap_uses == s0.fixmap_uses,
+			 "BBML2: %llu break(s), %llu fixmap use(s): the table page was reached through the linear map",
+			 (unsigned long long)(s1.bbm - s0.bbm),
+			 (unsigned long long)(s1.fixmap_uses - s0.fixmap_uses));
+	else
+		ktest_ok(s1.bbm > s0.bbm && s1.fixmap_uses > s0.fixmap_uses,
+			 "no BBML2: %llu break(s), %llu fixmap use(s): the table page was reached through the fixmap",
+			 (unsigned long long)(s1.bbm - s0.bbm),
+			 (unsigned long long)(s1.fixmap_uses - s0.fixmap_uses));
+	set_memory_rw(va, 1);
+	free_pages(a, 0);
 }
 
 /* A block leaf (above the last level) mapping a free 2 MiB block, or NULL. */

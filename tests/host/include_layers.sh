@@ -47,29 +47,32 @@ fail=0
 ok() { n=$((n + 1)); echo "ok $n - $*"; }
 bad() { n=$((n + 1)); echo "not ok $n - $*"; fail=1; }
 
-# where FILE HEADER: the directory (relative to root) a header resolves to,
-# "asm" for <asm/...>, "std" for C's freestanding headers, "?" if unknown.
+# where FILE HEADER: set W to the directory (relative to root) a header
+# resolves to, "asm" for <asm/...>, "std" for C's freestanding headers, "?"
+# if unknown. (A variable, not output: it runs once per #include line, and a
+# command substitution would fork each time.)
 where() {
 	local file=$1 h=$2 name d
 	case "$h" in
-	\<asm/*) echo "asm"; return ;;
-	\<stdarg.h\>|\<stdint.h\>|\<stddef.h\>|\<stdbool.h\>) echo "std"; return ;;
-	\<*) echo "?"; return ;;
+	\<asm/*) W=asm; return ;;
+	\<stdarg.h\>|\<stdint.h\>|\<stddef.h\>|\<stdbool.h\>) W=std; return ;;
+	\<*) W="?"; return ;;
 	esac
 	name=${h//\"/}
-	for d in "$(dirname "$file")" include kernel mm fs drivers arch/*/include; do
+	for d in "${file%/*}" include kernel mm fs drivers arch/*/include; do
 		if [ -f "$root/$d/$name" ]; then
-			echo "$d"
+			W=$d
 			return
 		fi
 	done
-	echo "?"
+	W="?"
 }
 
 # allowed FILE HEADER: does FILE's layer allow HEADER?
 allowed() {
 	local file=$1 h=$2 w
-	w=$(where "$file" "$h")
+	where "$file" "$h"
+	w=$W
 	case "$file" in
 	include/*) [[ $w == std || $w == include ]] ;;
 	mm/*)
@@ -93,7 +96,9 @@ allowed() {
 checked=0
 while IFS= read -r line; do
 	file=${line%%:*}
-	h=$(echo "${line#*:}" | sed -E 's/^[0-9]+:\s*#\s*include\s*([<"][^>"]*[>"]).*/\1/')
+	h=${line#*:}
+	[[ $h =~ ^[0-9]+:[[:space:]]*#[[:space:]]*include[[:space:]]*([\<\"][^\>\"]*[\>\"]) ]] &&
+		h=${BASH_REMATCH[1]}
 	file=${file#"$root"/}
 	checked=$((checked + 1))
 	if allowed "$file" "$h"; then
@@ -102,7 +107,8 @@ while IFS= read -r line; do
 	if printf '%s\n' "$KNOWN" | grep -qxF -- "$file|$h"; then
 		ok "known exception: $file includes $h (to be fixed; see KNOWN)"
 	else
-		bad "$file includes $h ($(where "$file" "$h")), which its layer may not use"
+		where "$file" "$h"
+		bad "$file includes $h ($W), which its layer may not use"
 	fi
 done < <(grep -rnE '^\s*#\s*include\s*[<"]' "$root"/include "$root"/mm "$root"/fs "$root"/kernel "$root"/drivers "$root"/arch \
 	--include='*.[chS]' 2>/dev/null)

@@ -161,9 +161,8 @@ void file_punch(struct inode *ip, u64 off, u64 end)
 void pagecache_for_each_page(void (*fn)(struct page *pg, void *arg), void *arg)
 {
 	for (struct inode *ip = inode_list; ip; ip = ip->all_next) {
-		if (!page_tree_check(&ip->pages))
+		if (!page_tree_for_each_page(&ip->pages, fn, arg))
 			panic("mm_check: inode %llu: its page index is inconsistent (%llu pages counted)",
 			      (unsigned long long)ip->ino, (unsigned long long)ip->pages.nr);
-		page_tree_for_each_page(&ip->pages, fn, arg);
 	}
 }

@@ -209,10 +209,9 @@ static void memfd_release(struct vma_file *f)
 void memfd_for_each_page(void (*fn)(struct page *pg, void *arg), void *arg)
 {
 	for (struct memfd *m = memfds; m; m = m->next) {
-		if (!page_tree_check(&m->pages))
+		if (!page_tree_for_each_page(&m->pages, fn, arg))
 			panic("mm_check: memfd inode %llu: its page index is inconsistent (%llu pages counted)",
 			      (unsigned long long)m->ino, (unsigned long long)m->pages.nr);
-		page_tree_for_each_page(&m->pages, fn, arg);
 	}
 }
 

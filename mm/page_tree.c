@@ -73,6 +73,7 @@ bool page_tree_insert(struct page_tree *t, u64 idx, struct page *pg)
 {
 	void **where = &t->root;	/* the slot that holds the next node down */
 
+	t->checked = false;
 	if (!grow(t, idx))
 		return false;
 	for (int level = t->height; level >= 1; level--) {
@@ -130,6 +131,7 @@ u64 page_tree_take(struct page_tree *t, u64 from, u64 to,
 
 	if (!t->root || from >= to || !fits(t->height, from))
 		return 0;
+	t->checked = false;
 	n = take_node(t, t->root, t->height, 0, from, to - 1, fn, arg);
 	if (node_empty(t->root)) {
 		free_page_va(t->root);
@@ -164,26 +166,63 @@ void page_tree_punch(struct page_tree *t, u64 off, u64 end,
 	zero_in_page(t, last * PAGE_SIZE, end - last * PAGE_SIZE);
 }
 
-static void walk_node(void *const *node, int level, u64 base,
-		      void (*fn)(u64, struct page *, void *), void *arg)
+/*
+ * Call fn (if any) for every page under node, lowest index first, until
+ * *left pages have been seen (a trusted tree's count), or all of them if
+ * left is NULL. Returns how many there are, or -1 if node or a node under
+ * it is empty (every page is visited all the same). One pass over each
+ * node's slots.
+ */
+static s64 walk_node(void *const *node, int level, u64 base, u64 *left,
+		     void (*fn)(u64, struct page *, void *), void *arg)
 {
 	int shift = BITS * (level - 1);
+	bool holey = false;
+	s64 n = 0;
 
-	for (u64 s = 0; s < SLOTS; s++) {
+	for (u64 s = 0; s < SLOTS && (!left || *left); s++) {
 		if (!node[s])
 			continue;
-		if (level == 1)
-			fn(base + s, node[s], arg);
-		else
-			walk_node(node[s], level - 1, base + (s << shift), fn, arg);
+		if (level == 1) {
+			if (fn)
+				fn(base + s, node[s], arg);
+			if (left)
+				(*left)--;
+			n++;
+		} else {
+			s64 k = walk_node(node[s], level - 1, base + (s << shift), left, fn, arg);
+
+			holey |= k < 0;
+			n += k < 0 ? 0 : k;
+		}
 	}
+	return holey || n == 0 ? -1 : n;
+}
+
+/*
+ * Walk the tree; true if it is consistent (see page_tree_check). With
+ * trust, a tree marked checked is walked only up to its last page and
+ * taken as consistent; a whole walk that finds it so marks it checked.
+ */
+static bool walk_tree(struct page_tree *t, bool trust, void (*fn)(u64, struct page *, void *), void *arg)
+{
+	u64 left = t->nr;
+
+	if (!t->root)
+		return t->nr == 0;
+	if (trust && t->checked) {
+		walk_node(t->root, t->height, 0, &left, fn, arg);
+		return true;
+	}
+	t->checked = t->height > 0 && walk_node(t->root, t->height, 0, NULL, fn, arg) == (s64)t->nr;
+	return t->checked;
 }
 
 void page_tree_for_each(const struct page_tree *t,
 			void (*fn)(u64 idx, struct page *pg, void *arg), void *arg)
 {
 	if (t->root)
-		walk_node(t->root, t->height, 0, fn, arg);
+		walk_node(t->root, t->height, 0, NULL, fn, arg);
 }
 
 struct each_page {
@@ -199,11 +238,11 @@ static void each_page(u64 idx, struct page *pg, void *arg)
 	e->fn(pg, e->arg);
 }
 
-void page_tree_for_each_page(const struct page_tree *t, void (*fn)(struct page *pg, void *arg), void *arg)
+bool page_tree_for_each_page(struct page_tree *t, void (*fn)(struct page *pg, void *arg), void *arg)
 {
 	struct each_page e = { fn, arg };
 
-	page_tree_for_each(t, each_page, &e);
+	return walk_tree(t, true, each_page, &e);
 }
 
 static u64 count_nodes(void *const *node, int level)
@@ -222,29 +261,7 @@ u64 page_tree_nodes(const struct page_tree *t)
 	return t->root ? count_nodes(t->root, t->height) : 0;
 }
 
-/* check_node(): the pages under node, or -1 if it or a node under it is empty. */
-static s64 check_node(void *const *node, int level)
+bool page_tree_check(struct page_tree *t)
 {
-	s64 n = 0;
-
-	if (node_empty(node))
-		return -1;
-	for (u64 s = 0; s < SLOTS; s++) {
-		s64 k;
-
-		if (!node[s])
-			continue;
-		k = level == 1 ? 1 : check_node(node[s], level - 1);
-		if (k < 0)
-			return -1;
-		n += k;
-	}
-	return n;
-}
-
-bool page_tree_check(const struct page_tree *t)
-{
-	if (!t->root)
-		return t->nr == 0;
-	return t->height > 0 && check_node(t->root, t->height) == (s64)t->nr;
+	return walk_tree(t, false, NULL, NULL);
 }

@@ -21,10 +21,11 @@ struct page_tree {
 	void *root;	/* the top node, NULL when the tree is empty */
 	int height;	/* levels of nodes under root (1: root is a leaf) */
 	u64 nr;		/* pages present */
+	bool checked;	/* found consistent by a walk, and not changed since */
 };
 
 /* An empty tree (a zeroed struct page_tree is one too). */
-#define PAGE_TREE_INIT { NULL, 0, 0 }
+#define PAGE_TREE_INIT { NULL, 0, 0, false }
 
 /* The page at idx, or NULL for a hole. */
 struct page *page_tree_get(const struct page_tree *t, u64 idx);
@@ -57,14 +58,20 @@ void page_tree_punch(struct page_tree *t, u64 off, u64 end,
 void page_tree_for_each(const struct page_tree *t,
 			void (*fn)(u64 idx, struct page *pg, void *arg), void *arg);
 
-/* The same with fn(pg, arg): the index left out. */
-void page_tree_for_each_page(const struct page_tree *t, void (*fn)(struct page *pg, void *arg), void *arg);
+/*
+ * The same with fn(pg, arg): the index left out, for the address-space
+ * checker. It checks the tree as page_tree_check() does, in the same one
+ * pass, and returns what that would; a tree already found consistent and
+ * not changed since is trusted instead: the walk stops at its last page.
+ */
+bool page_tree_for_each_page(struct page_tree *t, void (*fn)(struct page *pg, void *arg), void *arg);
 
 /* How many nodes the tree holds (its own memory, in pages). */
 u64 page_tree_nodes(const struct page_tree *t);
 
 /* Is the tree consistent: nr counts its pages, no node is empty, an empty
- * tree has no root? (tests/host/test_page_tree.c proves it fires.) */
-bool page_tree_check(const struct page_tree *t);
+ * tree has no root? Always a whole walk; a consistent tree is marked
+ * checked. (tests/host/test_page_tree.c proves it fires.) */
+bool page_tree_check(struct page_tree *t);
 
 #endif

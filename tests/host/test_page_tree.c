@@ -184,6 +184,41 @@ static void test_check_fires(void)
 	page_tree_take(&t, 0, ~0ull, NULL, NULL);
 }
 
+static void count_page(struct page *pg, void *arg)
+{
+	(void)pg;
+	(*(int *)arg)++;
+}
+
+/* page_tree_for_each_page checks a changed tree whole, and trusts one
+ * found consistent since its last change (the walk stops at its last page). */
+static void test_each_checks_changed(void)
+{
+	struct page_tree t = PAGE_TREE_INIT;
+	int seen = 0;
+
+	page_tree_insert(&t, 5, val(5, 0));
+	page_tree_insert(&t, 6 * SLOTS, val(6, 0));
+	tap_ok(page_tree_for_each_page(&t, count_page, &seen) && seen == 2 && t.checked,
+	       "page_tree_for_each_page: a changed tree is walked whole, found consistent and marked checked");
+	t.nr--;		/* a count gone wrong behind the tree's back: trusted until a change */
+	seen = 0;
+	tap_ok(page_tree_for_each_page(&t, count_page, &seen) && seen == 1,
+	       "page_tree_for_each_page: a checked, unchanged tree is trusted: the walk stops at its count");
+	page_tree_insert(&t, 7, val(7, 0));
+	seen = 0;
+	tap_ok(!page_tree_for_each_page(&t, count_page, &seen) && seen == 3 && !t.checked,
+	       "page_tree_for_each_page: after an insert the tree is walked whole again and the wrong count found");
+	t.nr++;		/* mended */
+	seen = 0;
+	bool mended = page_tree_for_each_page(&t, count_page, &seen) && t.checked;
+
+	page_tree_take(&t, 0, 6, NULL, NULL);
+	tap_ok(mended && !t.checked && page_tree_for_each_page(&t, count_page, &seen) && t.checked,
+	       "page_tree_for_each_page: a take also makes the next walk a whole one");
+	page_tree_take(&t, 0, ~0ull, NULL, NULL);
+}
+
 /* A random index: small, at a level's edge, or anywhere below 2^64 - 1. */
 static u64 rnd_index(void)
 {
@@ -275,6 +310,7 @@ int main(int argc, char **argv)
 	test_shape();
 	test_alloc_failure();
 	test_check_fires();
+	test_each_checks_changed();
 	/* 64K pages: a node is 8192 slots and fake RAM 1024 pages, so fewer */
 	if (PAGE_SIZE == 4096)
 		test_random(seed, 100000, MAXE - 1);

@@ -68,21 +68,28 @@ def sources(extra):
     return out
 
 
-def check(doc, extra):
-    """Run the checks; returns the TAP lines, whether all passed, and whether
-    the document could be read at all (its rows found)."""
-    lines, fail = [], False
+class Tap:
+    """TAP points, numbered as they come; failed once any point failed."""
 
-    def ok(msg):
-        lines.append('ok %d - %s' % (len(lines) + 1, msg))
+    def __init__(self):
+        self.lines, self.failed = [], False
 
-    def bad(msg):
-        nonlocal fail
-        lines.append('not ok %d - %s' % (len(lines) + 1, msg))
-        fail = True
+    def ok(self, msg):
+        self.lines.append('ok %d - %s' % (len(self.lines) + 1, msg))
+
+    def bad(self, msg):
+        self.lines.append('not ok %d - %s' % (len(self.lines) + 1, msg))
+        self.failed = True
+
+
+def check(doc, extra, tap):
+    """Run the checks into tap; returns whether the document could be read
+    at all (its rows found)."""
+    ok, bad = tap.ok, tap.bad
 
     if not os.path.isfile(doc):
-        return ['not ok 1 - %s does not exist' % doc], False, False
+        bad('%s does not exist' % doc)
+        return False
     rows = []	# (id, tests cell), in document order
     with open(doc, encoding='utf-8', errors='replace') as f:
         for line in f.read().split('\n'):
@@ -91,7 +98,8 @@ def check(doc, extra):
                 rows.append((parts[1].replace(' ', ''), parts[-2]))
     row_ids = sorted(r[0] for r in rows)
     if not row_ids:
-        return ['not ok 1 - %s: no rule rows found' % doc], False, False
+        bad('%s: no rule rows found' % doc)
+        return False
     row_set = set(row_ids)
     src = sources(extra)
 
@@ -151,7 +159,7 @@ def check(doc, extra):
             if f not in claims:
                 bad('%s: %s names it in a test, but its row does not list %s' % (i, f, f))
     # A test naming an ID that has no row is caught by 1 (tests are sources).
-    return lines, not fail, True
+    return True
 
 
 def self_check(doc, ok, bad):
@@ -168,8 +176,9 @@ def self_check(doc, ok, bad):
                 os.makedirs(os.path.join(tmp, 'src'))
                 with open(os.path.join(tmp, 'src', 'new.c'), 'w') as f:
                     f.write(extra)
-            lines, _, _ = check(path, os.path.join(tmp, 'src') if extra is not None else None)
-        return any(re.search(pattern, line) for line in lines if line.startswith('not ok'))
+            tap = Tap()
+            check(path, os.path.join(tmp, 'src') if extra is not None else None, tap)
+        return any(re.search(pattern, line) for line in tap.lines if line.startswith('not ok'))
 
     def row_sub(rid, old, new):
         return re.sub(r'^(\| %s \|.*)%s' % (re.escape(rid), re.escape(old)),
@@ -209,20 +218,12 @@ def main():
     os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..'))
     doc = sys.argv[1] if len(sys.argv) > 1 else DOC
     extra = sys.argv[2] if len(sys.argv) > 2 else None
-    lines, passed, read = check(doc, extra)
-    if len(sys.argv) == 1 and read:	# the self-check, only in the top-level run
-        def ok(msg):
-            lines.append('ok %d - %s' % (len(lines) + 1, msg))
-
-        def bad(msg):
-            nonlocal passed
-            lines.append('not ok %d - %s' % (len(lines) + 1, msg))
-            passed = False
-        self_check(doc, ok, bad)
-    print('\n'.join(lines))
-    print('1..%d' % len(lines))
-    return 0 if passed else 1
-
+    tap = Tap()
+    if check(doc, extra, tap) and len(sys.argv) == 1:	# the self-check, only in the top-level run
+        self_check(doc, tap.ok, tap.bad)
+    print('\n'.join(tap.lines))
+    print('1..%d' % len(tap.lines))
+    return 1 if tap.failed else 0
 
 if __name__ == '__main__':
     sys.exit(main())

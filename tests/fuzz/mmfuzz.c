@@ -372,11 +372,13 @@ static void on_fault(int sig, siginfo_t *si, void *uc)
 
 /* Access one address: op 'r' reads a byte, 'w' writes the byte v, 'W' writes
  * an 8-byte value (may cross a page). Returns 0 or the signal; *out gets the
- * byte read. */
+ * byte read. The jump buffer saves no signal mask (a mask saved is a system
+ * call per probe): on_fault runs with SA_NODEFER and an empty sa_mask, so the
+ * mask in the handler is the one at the probe, and the jump back leaves it so. */
 static int probe(int op, unsigned long a, uint64_t v, unsigned *out)
 {
 	fault_sig = 0;
-	if (sigsetjmp(fault_jb, 1))
+	if (sigsetjmp(fault_jb, 0))
 		return fault_sig;
 	in_probe = 1;
 	if (op == 'r')
@@ -1031,9 +1033,9 @@ static void read_maps(void)
 
 /*
  * Hash the page at a into h: its address, then either the fault its first
- * byte raises or its SLOTS sampled words. Only the first byte is probed
- * (a probe costs a signal-mask system call in sigsetjmp): a page that reads
- * there reads everywhere, since what a read may do is decided per page.
+ * byte raises or its SLOTS sampled words. Only the first byte is probed:
+ * a page that reads there reads everywhere, since what a read may do is
+ * decided per page.
  */
 static unsigned hash_page(unsigned long a, unsigned h)
 {

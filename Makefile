@@ -157,8 +157,9 @@ build/boot-dtbs/bad-structure.dtb: build/boot-dtbs/good.dtb build/host/dtb-corru
 boot-dtbs: $(BOOT_DTBS)
 
 # check: with the MicroBlaze debugger for tests/host/gdb_stub.sh (README.md, "Debugging").
+# ONLY=REGEX: only the QEMU configurations whose name matches (tools/check.sh).
 check: setup-gdb
-	@bash tools/check.sh
+	@$(if $(value ONLY),CHECK_ONLY='$(value ONLY)' )bash tools/check.sh
 
 # Debian's dynamically linked busybox on our kernel and on Linux 6.12, compared (tools/check-debian.sh).
 check-debian: setup

@@ -30,7 +30,8 @@
 #include <stdarg.h>
 #include <asm/memlayout.h>
 
-#define PROCFS_ORDER 4	/* snapshots up to 64 KiB */
+#define PROCFS_ORDER 4	/* a snapshot's first buffer: 64 KiB with 4K pages */
+#define PROCFS_MAX_ORDER 10	/* and its largest (4 MiB with 4K pages): gen_entry() */
 
 struct procbuf {
 	char *buf;
@@ -71,7 +72,8 @@ static void maps_line(struct procbuf *b, const struct mm *mm, const struct vma *
 		  (unsigned long long)(name && v->name ? v->offset : 0), (unsigned)(dev >> 8) & 0xfff,
 		  (unsigned)((dev & 0xff) | ((dev >> 12) & 0xfff00)), (unsigned long long)ino);
 	if (name) {
-		while (b->len - start < 73)
+		/* (a full buffer stops len growing: that ends the padding too) */
+		while (b->len - start < 73 && b->len + 1 < b->size)
 			pb_printf(b, " ");
 		pb_printf(b, "%s", name);
 	}
@@ -812,6 +814,37 @@ static long sysfs_generate(const char *rel, struct file *f)
 	return 0;
 }
 
+/*
+ * Write entry e of p into a fresh snapshot in *b: a buffer of PROCFS_ORDER
+ * first, then one twice as big while the text fills it (a /proc/self/maps
+ * of thousands of VMAs), up to PROCFS_MAX_ORDER. If the allocator has no
+ * bigger block, the last snapshot stays, cut short. Returns its pages
+ * (*order: their order), or NULL if not even the first buffer was free.
+ */
+static struct page *gen_entry(const struct procfs_entry *e, struct proc *p, struct procbuf *b, int *order)
+{
+	struct page *pg = NULL;
+
+	for (int o = PROCFS_ORDER; o <= PROCFS_MAX_ORDER; o++) {
+		struct page *bigger = alloc_pages(0, o);
+
+		if (!bigger)
+			break;
+		if (pg)
+			free_pages(pg, o - 1);
+		pg = bigger;
+		*order = o;
+		b->buf = page_address(pg);
+		b->size = PAGE_SIZE << o;
+		b->len = 0;
+		b->buf[0] = '\0';
+		e->gen(b, p, e);
+		if (b->len + 1 < b->size)
+			break;	/* it fit */
+	}
+	return pg;
+}
+
 long procfs_generate(const char *path, struct file *f)
 {
 	struct page *pg;
@@ -821,6 +854,7 @@ long procfs_generate(const char *path, struct file *f)
 	struct proc *p;
 	const char *rest;
 	const struct procfs_entry *e;
+	int order = PROCFS_ORDER;
 	long err;
 
 	bool sys = strncmp(path, "/sys", 4) == 0 && (path[4] == '/' || path[4] == '\0');
@@ -843,15 +877,16 @@ long procfs_generate(const char *path, struct file *f)
 	if (err)
 		return err;
 	e = rest[0] ? entry_find(rest, p != NULL) : NULL;
-	if (!(pg = alloc_pages(0, PROCFS_ORDER)))
-		return -ENOMEM;
-	b.buf = page_address(pg);
-	b.size = PAGE_SIZE << PROCFS_ORDER;
-	b.len = 0;
-	b.buf[0] = '\0';
 	if (e) {
-		e->gen(&b, p, e);
+		if (!(pg = gen_entry(e, p, &b, &order)))
+			return -ENOMEM;
 	} else {
+		if (!(pg = alloc_pages(0, PROCFS_ORDER)))
+			return -ENOMEM;
+		b.buf = page_address(pg);
+		b.size = PAGE_SIZE << PROCFS_ORDER;
+		b.len = 0;
+		b.buf[0] = '\0';
 		err = gen_dir(&b, p, rest);
 		if (err) {
 			free_pages(pg, PROCFS_ORDER);
@@ -861,7 +896,7 @@ long procfs_generate(const char *path, struct file *f)
 		f->st.nlink = 2;
 	}
 	f->priv = b.buf;
-	f->order = PROCFS_ORDER;
+	f->order = order;
 	f->data = (const u8 *)b.buf;
 	f->size = b.len;
 	return 0;

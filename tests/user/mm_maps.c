@@ -4,7 +4,7 @@
  * with the same protection merge and with different ones do not; munmap
  * of a middle page and mapping it again; mremap growing in place; flag
  * changes by madvise; a sealed piece never merges with an unsealed one
- * (MS-12, MF-2, MF-6, MM-16).
+ * (MS-12, MF-2, MF-6, MM-16); a maps file of thousands of VMAs is whole.
  *
  * Every region sits between unmapped pages, so each shape below is the
  * whole truth about those VMAs ("hole:1 rw-p:3 hole:1": one page unmapped,
@@ -142,6 +142,39 @@ static void test_sealed_merge(void)
 	munmap(b + 3 * PAGE, PAGE);
 }
 
+/*
+ * More VMAs than a 64 KiB /proc/self/maps holds: every one is listed, and
+ * the named lines after them ([stack]) come out whole. Here the file once
+ * stopped at 64 KiB, and padding a named line past that end never ended
+ * (the kernel hung, found by the fuzzer with about 1,300 VMAs).
+ */
+static void test_many_vmas(void)
+{
+	const size_t n = 2 * 1500 - 1;	/* pages: 1500 read-only VMAs between 1499 PROT_NONE ones */
+	char *h = hole(n + 2), *b = h + PAGE;
+	size_t listed = 0;
+	long len;
+
+	if (!h || anon(b, n * PAGE, PROT_READ, MAP_FIXED) == MAP_FAILED) {
+		tap_ok(0, "a mapping of %zu pages", n);
+		return;
+	}
+	for (size_t i = 1; i < n; i += 2)
+		mprotect(b + i * PAGE, PAGE, PROT_NONE);
+	len = read_proc("/proc/self/maps");
+	for (const char *line = mm_procbuf; line && *line;) {
+		unsigned long s, e;
+		char perms[5];
+
+		line = parse_maps_line(line, &s, &e, perms);
+		listed += s >= (unsigned long)b && e <= (unsigned long)(b + n * PAGE);
+	}
+	tap_ok(len > 65536 && listed == n && strstr(mm_procbuf, "[stack]\n") && mm_procbuf[len - 1] == '\n',
+	       "%zu VMAs: /proc/self/maps lists all of them and ends whole (%ld bytes, %zu of the VMAs listed, "
+	       "[stack] %s)", n, len, listed, strstr(mm_procbuf, "[stack]\n") ? "listed" : "missing");
+	munmap(b, n * PAGE);
+}
+
 int main(void)
 {
 	tap_init();
@@ -151,5 +184,6 @@ int main(void)
 	test_mremap_merge();
 	test_madvise_flags();
 	test_sealed_merge();
+	test_many_vmas();
 	return tap_done();
 }

@@ -50,6 +50,26 @@ static void pb_printf(struct procbuf *b, const char *fmt, ...)
 	b->len = MIN(b->len + (size_t)n, b->size - 1);
 }
 
+/* Start an empty snapshot in b, in pages of the given order; NULL if none are free. */
+static struct page *pb_start(struct procbuf *b, int order)
+{
+	struct page *pg = alloc_pages(0, order);
+
+	if (pg) {
+		b->buf = page_address(pg);
+		b->size = PAGE_SIZE << order;
+		b->len = 0;
+		b->buf[0] = '\0';
+	}
+	return pg;
+}
+
+/* Has the text filled b? (pb_printf stops len at size - 1.) */
+static bool pb_full(const struct procbuf *b)
+{
+	return b->len + 1 >= b->size;
+}
+
 /* One /proc/self/maps line, padded as Linux pads it before the name. */
 static void maps_line(struct procbuf *b, const struct mm *mm, const struct vma *v)
 {
@@ -73,7 +93,7 @@ static void maps_line(struct procbuf *b, const struct mm *mm, const struct vma *
 		  (unsigned)((dev & 0xff) | ((dev >> 12) & 0xfff00)), (unsigned long long)ino);
 	if (name) {
 		/* (a full buffer stops len growing: that ends the padding too) */
-		while (b->len - start < 73 && b->len + 1 < b->size)
+		while (b->len - start < 73 && !pb_full(b))
 			pb_printf(b, " ");
 		pb_printf(b, "%s", name);
 	}
@@ -789,16 +809,12 @@ const void *sysfs_pool_file(const char *path)
 /* The snapshot of /sys/<rel> into f (procfs_generate's part for sysfs). */
 static long sysfs_generate(const char *rel, struct file *f)
 {
-	struct page *pg = alloc_pages(0, PROCFS_ORDER);
 	struct procbuf b;
+	struct page *pg = pb_start(&b, PROCFS_ORDER);
 	bool dir;
 
 	if (!pg)
 		return -ENOMEM;
-	b.buf = page_address(pg);
-	b.size = PAGE_SIZE << PROCFS_ORDER;
-	b.len = 0;
-	b.buf[0] = '\0';
 	if (sysfs_gen(&b, rel, &dir)) {
 		free_pages(pg, PROCFS_ORDER);
 		return -ENOENT;
@@ -826,20 +842,18 @@ static struct page *gen_entry(const struct procfs_entry *e, struct proc *p, stru
 	struct page *pg = NULL;
 
 	for (int o = PROCFS_ORDER; o <= PROCFS_MAX_ORDER; o++) {
-		struct page *bigger = alloc_pages(0, o);
+		struct procbuf bigger;
+		struct page *bigger_pg = pb_start(&bigger, o);
 
-		if (!bigger)
+		if (!bigger_pg)
 			break;
 		if (pg)
 			free_pages(pg, o - 1);
-		pg = bigger;
+		pg = bigger_pg;
 		*order = o;
-		b->buf = page_address(pg);
-		b->size = PAGE_SIZE << o;
-		b->len = 0;
-		b->buf[0] = '\0';
+		*b = bigger;
 		e->gen(b, p, e);
-		if (b->len + 1 < b->size)
+		if (!pb_full(b))
 			break;	/* it fit */
 	}
 	return pg;
@@ -881,12 +895,8 @@ long procfs_generate(const char *path, struct file *f)
 		if (!(pg = gen_entry(e, p, &b, &order)))
 			return -ENOMEM;
 	} else {
-		if (!(pg = alloc_pages(0, PROCFS_ORDER)))
+		if (!(pg = pb_start(&b, PROCFS_ORDER)))
 			return -ENOMEM;
-		b.buf = page_address(pg);
-		b.size = PAGE_SIZE << PROCFS_ORDER;
-		b.len = 0;
-		b.buf[0] = '\0';
 		err = gen_dir(&b, p, rest);
 		if (err) {
 			free_pages(pg, PROCFS_ORDER);

@@ -26,7 +26,7 @@ static void log_unknown(unsigned long nr)
 }
 
 /*
- * The calls after which mm_check=1 checks the address spaces: those that
+ * The calls after which mm_check=N counts an event (and checks) the address spaces: those that
  * change mappings (a new image, VMAs, entries) or the pages the kernel
  * holds for them (memfds). By name, so an architecture's adapters (the
  * MicroBlaze mmap2, ftruncate64, fallocate) count too. Faults, fork and

@@ -24,7 +24,7 @@
 #include "fs.h"
 #include "proc.h"
 
-bool opt_mm_check;
+u64 opt_mm_check;
 
 #define MAP_MASK	0x00ffffffu	/* mappings in a count slot */
 #define HOLDER_ONE	0x01000000u	/* one holder in a count slot */
@@ -34,6 +34,7 @@ static u32 *count;		/* per page_frame_index(); all zero between checks */
 static unsigned long count_slots;
 static unsigned count_order;
 static u64 nr_checks[4];	/* syscalls, faults, forks, exits */
+static u64 nr_events[4];	/* the same, checked or not */
 static struct mm *failed_mm;	/* where the last report found a violation (NULL: global) */
 
 /* The state of one check. */
@@ -599,23 +600,40 @@ void mm_check_all(const char *event, unsigned long addr)
 {
 	struct mm *mms[NPROC];
 	int pids[NPROC];
-	int n = proc_live_mms(mms, pids, NPROC);
+	int kind = 0;
 
 	if (!strcmp(event, "fault"))
-		nr_checks[1]++;
+		kind = 1;
 	else if (!strcmp(event, "fork"))
-		nr_checks[2]++;
+		kind = 2;
 	else if (!strcmp(event, "exit"))
-		nr_checks[3]++;
-	else
-		nr_checks[0]++;
+		kind = 3;
+	if (++nr_events[kind] % opt_mm_check)
+		return;
+	nr_checks[kind]++;
+	int n = proc_live_mms(mms, pids, NPROC);
+
 	mm_check_spaces(mms, pids, n, event, addr);
+}
+
+void mm_check_stats(u64 checks[4], u64 events[4])
+{
+	for (int i = 0; i < 4; i++) {
+		checks[i] = nr_checks[i];
+		events[i] = nr_events[i];
+	}
 }
 
 void mm_check_summary(void)
 {
-	if (opt_mm_check)
-		printk("mm_check: all passed: %llu after system calls, %llu after faults, %llu after forks, %llu after exits\n",
-		       (unsigned long long)nr_checks[0], (unsigned long long)nr_checks[1],
-		       (unsigned long long)nr_checks[2], (unsigned long long)nr_checks[3]);
+	if (!opt_mm_check)
+		return;
+	printk("mm_check: all passed: %llu after system calls, %llu after faults, %llu after forks, %llu after exits\n",
+	       (unsigned long long)nr_checks[0], (unsigned long long)nr_checks[1],
+	       (unsigned long long)nr_checks[2], (unsigned long long)nr_checks[3]);
+	if (opt_mm_check > 1)
+		printk("mm_check: one in %llu events checked, of %llu system calls, %llu faults, %llu forks, %llu exits\n",
+		       (unsigned long long)opt_mm_check, (unsigned long long)nr_events[0],
+		       (unsigned long long)nr_events[1], (unsigned long long)nr_events[2],
+		       (unsigned long long)nr_events[3]);
 }

@@ -1,9 +1,11 @@
 /*
- * mm_check.h - the user address-space invariant checker (bootarg mm_check=1).
+ * mm_check.h - the user address-space invariant checker (bootarg mm_check=N).
  *
  * After every system call that changes mappings, every page fault, every
- * fork and every exit, the hooks below check every live address space and
- * panic with what is wrong and where. What is checked (mm_check.c has the
+ * fork and every exit (mm_check=1), or after every Nth event of each of
+ * those four kinds (mm_check=N: sampled, for long fuzz campaigns), the
+ * hooks below check every live address space and panic with what is wrong
+ * and where. What is checked (mm_check.c has the
  * details):
  *   - the VMA set: tree order, heights, balance, gap augmentation, list
  *     (vma_check_report), no two adjacent never-written VMAs (no anon
@@ -34,9 +36,9 @@
 
 #include "mm.h"
 
-extern bool opt_mm_check;	/* mm_check=1: the hooks check */
+extern u64 opt_mm_check;	/* 0: off; N: the hooks check every Nth event of a kind */
 
-/* Boot: with mm_check=1, allocate the scratch array (after page_alloc_init). */
+/* Boot: with mm_check on, allocate the scratch array (after page_alloc_init). */
 void mm_check_init(void);
 
 /*
@@ -51,7 +53,11 @@ const char *mm_check_report(struct mm *const *mms, const int *pids, int n, char 
 void mm_check_spaces(struct mm *const *mms, const int *pids, int n, const char *event,
 		     unsigned long addr);
 
-/* The hook: check every live process's address space after event (at addr). */
+/*
+ * The hook: count event (at addr) and, if it is the Nth of its kind since
+ * the last check of that kind (N = opt_mm_check), check every live
+ * process's address space. Needs opt_mm_check != 0.
+ */
 void mm_check_all(const char *event, unsigned long addr);
 
 static inline void mm_check_after(const char *event, unsigned long addr)
@@ -60,7 +66,11 @@ static inline void mm_check_after(const char *event, unsigned long addr)
 		mm_check_all(event, addr);
 }
 
-/* Print how many checks ran (at init's exit). */
+/* How many checks ran and how many events were counted, by kind (system
+ * calls, faults, forks, exits): for the tests. */
+void mm_check_stats(u64 checks[4], u64 events[4]);
+
+/* Print how many checks ran, and of how many events (at init's exit). */
 void mm_check_summary(void);
 
 #endif

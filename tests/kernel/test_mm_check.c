@@ -6,6 +6,7 @@
  * read-only, PROT_NONE, shared, THP-capable and hugetlb VMAs are checked
  * clean; then each invariant is broken on purpose, the report must name
  * it, the damage is undone and the spaces must check clean again.
+ * mm_check_sampled: mm_check=N checks one event in N of each kind.
  * mm_check_panics (its own boot): a wrong refcount through the panicking
  * entry point, as a hook would meet it.
  */
@@ -366,6 +367,37 @@ KTEST(mm_check)
 	page_alloc_stats(&after);
 	ktest_ok(after.free_pages == before.free_pages, "free pages back to %llu (now %llu)",
 		 (unsigned long long)before.free_pages, (unsigned long long)after.free_pages);
+}
+
+/*
+ * mm_check=N checks after every Nth event of each kind, counting the rest:
+ * with N = 3, six faults, three system calls and three exits give two
+ * checks, one and one, whatever the counts were before.
+ */
+KTEST(mm_check_sampled)
+{
+	u64 saved = opt_mm_check, c0[4], e0[4], c1[4], e1[4];
+
+	nmm = 0;
+	expect_clean("no address spaces");	/* allocates the counters */
+	opt_mm_check = 3;
+	mm_check_stats(c0, e0);
+	for (int i = 0; i < 6; i++)
+		mm_check_after("fault", BASE);
+	for (int i = 0; i < 3; i++)
+		mm_check_after("mmap", BASE);
+	for (int i = 0; i < 3; i++)
+		mm_check_after("exit", 1);
+	mm_check_stats(c1, e1);
+	opt_mm_check = saved;
+	ktest_ok(e1[1] - e0[1] == 6 && e1[0] - e0[0] == 3 && e1[3] - e0[3] == 3,
+		 "every event counted (6 faults, 3 calls, 3 exits: %llu, %llu, %llu)",
+		 (unsigned long long)(e1[1] - e0[1]), (unsigned long long)(e1[0] - e0[0]),
+		 (unsigned long long)(e1[3] - e0[3]));
+	ktest_ok(c1[1] - c0[1] == 2 && c1[0] - c0[0] == 1 && c1[3] - c0[3] == 1,
+		 "one in three of each kind checked (2, 1, 1: %llu, %llu, %llu)",
+		 (unsigned long long)(c1[1] - c0[1]), (unsigned long long)(c1[0] - c0[0]),
+		 (unsigned long long)(c1[3] - c0[3]));
 }
 
 /* The hook's entry point panics, saying what and where. Boot: ktest=mm_check_panics. */

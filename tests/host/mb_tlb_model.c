@@ -10,8 +10,11 @@
  * 16 MiB slot with PTE_CONT or for a larger block (16K: the 16 MiB of the
  * 64 MiB block that holds the address); else the level-1 entry -> one
  * page-sized slot, or one 16 MiB slot with PTE_CONT (16K, 64K); TLBLO = output address | (desc &
- * PTE_HW_MASK); TID = PID when PTE_NG, else 0; the victim is mb_tlb_next,
- * round robin over [mb_tlb_first, 64), recorded in the shadow first.
+ * PTE_HW_MASK); TID = PID when PTE_NG or for a page-sized slot, else 0;
+ * the victim is mb_tlb_next,
+ * round robin over [TLB_PAGE_FIRST, 64), for a page-sized slot and
+ * mb_tlb_next_block, over [mb_tlb_first, TLB_PAGE_FIRST), for a larger one,
+ * recorded in the shadow first.
  *
  * Bookkeeping:
  *   phys    sparse physical memory: PFN -> host page
@@ -392,8 +395,9 @@ void mbm_slot_for_desc(u32 desc, int level, unsigned long va, u32 pid, struct mb
 	oa = desc & mask;
 	if (level == 0 && PT_L0_SHIFT > 24)
 		oa = (desc & PTE_OA_L0) | ((u32)va & PTE_OA_16M & ~PTE_OA_L0);
+	/* entry.S: a page-sized slot gets the PID as TID even for a global page */
 	slot_decode(s, ((u32)va & mask) | HW_HI_V | code << 7, oa | (desc & PTE_HW_MASK),
-		    (desc & PTE_NG) ? pid : 0);
+		    (desc & PTE_NG) || code == HW_CODE(PT_L1_SHIFT) ? pid : 0);
 }
 
 /*
@@ -473,10 +477,14 @@ enum mbm_walk_result mbm_walk(unsigned long va, bool user_mode, struct mbm_slot 
 	return w.res;
 }
 
-/* The walk for a slot already loaded: its TID's space, privileged. */
+/*
+ * The walk for a slot already loaded: its TID's space, privileged. A slot
+ * of TID 0 is compared with what a refill under PID 0 gives (a kernel page
+ * slot loaded under a user's PID carries that PID instead).
+ */
 static void walk_for_slot(const struct mbm_slot *s, u32 va, struct mwalk *w)
 {
-	u32 pid = s->tid ? s->tid : M.pid;
+	u32 pid = s->tid;
 	int u = user_by_pid(pid);
 	phys_addr_t uroot = s->tid ? (u >= 0 ? M.users[u].root : 0) : mb_user_pgd_pa;
 
@@ -606,13 +614,22 @@ void mbm_hw_set_slot(int i, u32 hi, u32 lo, u32 tid)
 	M.boot_slot[i] = false;
 }
 
-/* entry.S step 4: the victim is mb_tlb_next; the shadow first, then the slot. */
+/*
+ * entry.S step 4: a page-sized slot's victim is mb_tlb_next, round robin
+ * over [TLB_PAGE_FIRST, 64); a block's (any larger slot) is
+ * mb_tlb_next_block, over [mb_tlb_first, TLB_PAGE_FIRST). The shadow
+ * first, then the slot.
+ */
 static int load_slot(const struct mwalk *w, u32 va)
 {
-	u32 v = mb_tlb_next;
+	bool page = HW_HI_CODE(w->s.hi) == HW_CODE(PT_L1_SHIFT);
+	u32 *next = page ? &mb_tlb_next : &mb_tlb_next_block;
+	u32 lo = page ? TLB_PAGE_FIRST : mb_tlb_first, end = page ? MBM_SLOTS : TLB_PAGE_FIRST;
+	u32 v = *next;
 
-	if (v < mb_tlb_first || v >= MBM_SLOTS)
-		violation(MBM_UNSAFE, "refill victim %u outside [mb_tlb_first %u, 64)", v, mb_tlb_first);
+	if (v < lo || v >= end)
+		violation(MBM_UNSAFE, "refill victim %u for a %s outside [%u, %u)", v, page ? "page" : "block",
+			  lo, end);
 	v &= MBM_SLOTS - 1;   /* TLBX has six bits */
 	if (w->run_bad)
 		violation(MBM_UNSAFE, "va 0x%08x: a 16M slot loaded from a misprogrammed run (desc 0x%08x)",
@@ -626,7 +643,7 @@ static int load_slot(const struct mwalk *w, u32 va)
 			violation(MBM_OVERLAP, "slot %u loaded for 0x%08x (0x%08x +0x%x tid %u) overlaps slot %d "
 				  "(0x%08x +0x%x tid %u)", v, va, M.hw[v].tag, M.hw[v].size, M.hw[v].tid, j,
 				  M.hw[j].tag, M.hw[j].size, M.hw[j].tid);
-	mb_tlb_next = v + 1 == MBM_SLOTS ? mb_tlb_first : v + 1;
+	*next = v + 1 == end ? lo : v + 1;
 	return (int)v;
 }
 
@@ -835,7 +852,7 @@ void mbm_pte_write(unsigned long va, u32 v)
 void mbm_head_boot(void)
 {
 	memset(mb_tlb_shadow, 0, sizeof(mb_tlb_shadow));   /* .bss cleared */
-	mb_tlb_first = mb_tlb_next = 0;
+	mb_tlb_first = mb_tlb_next = mb_tlb_next_block = 0;
 	mb_kernel_pgd_pa = mb_user_pgd_pa = mb_kstack_top = mb_linear_offset = 0;
 	for (int i = 0; i < MBM_SLOTS; i++)
 		slot_decode(&M.hw[i], 0, 0, 0);
@@ -846,7 +863,8 @@ void mbm_head_boot(void)
 	M.boot_slot[0] = true;
 	mb_tlb_shadow[0].hi = M.hw[0].hi;
 	mb_tlb_first = 1;
-	mb_tlb_next = 1;
+	mb_tlb_next_block = 1;
+	mb_tlb_next = TLB_PAGE_FIRST;
 }
 
 /* The removal loops read the shadow in virtual mode: a load from the image. */

@@ -111,11 +111,25 @@ vec_break:
  *      16 MiB slot if the page is part of a PTE_CONT run.
  *   3. TLBLO = output address | (desc & PTE_HW_MASK);
  *      TLBHI = EAR rounded down to the slot size | V | SIZE.
- *   4. The victim slot is mb_tlb_next (round robin over
- *      [mb_tlb_first, 64): slots below mb_tlb_first are pinned). Record it
- *      in the shadow first, then TLBX, TLBLO, TLBHI - TLBHI last, as only
- *      that write makes QEMU drop what the old slot had cached. A global
- *      slot (no PTE_NG) must get TID 0: TLBHI takes its TID from PID.
+ *   4. The victim slot: for a page-sized slot mb_tlb_next (round robin
+ *      over [TLB_PAGE_FIRST, 64)), for a block's 4 MiB or 16 MiB slot
+ *      mb_tlb_next_block (round robin over [mb_tlb_first, TLB_PAGE_FIRST):
+ *      slots below mb_tlb_first are pinned). Kept apart so that streaming
+ *      through pages, the kernel image's or a user's, never evicts the few
+ *      block slots that map the linear map: in QEMU, replacing a slot
+ *      flushes its old range page by page, 4096 pages for a 16 MiB slot.
+ *      Record it in the shadow first, then TLBX, TLBLO, TLBHI - TLBHI
+ *      last, as only that write makes QEMU drop what the old slot had
+ *      cached. A global block slot (no PTE_NG) must get TID 0: TLBHI takes
+ *      its TID from PID, so the handler writes PID 0 around it. A
+ *      page-sized slot takes the running PID as its TID even for a global
+ *      (kernel) page: it then matches less often than it could, which is
+ *      always safe, and no PID write is needed. In QEMU each PID write
+ *      flushes every slot of the old PID page by page, so with a user's
+ *      16 MiB hugetlb slots resident, a PID write on every kernel page
+ *      refill made the hugetlb tests take minutes. (One ml605 fuzz seed of
+ *      3,000 calls took 9.0 s of host CPU with one round robin over all 64
+ *      slots and TID 0 for every kernel page, 3.3 s with the two rules.)
  *   5. TLBX is restored: C code may have been between "mts rtlbx" and
  *      "mts rtlbhi" of its own when this miss was taken.
  */
@@ -185,8 +199,24 @@ vec_hw:
 	andi	r11, r5, PTE_NG
 	andi	r5, r5, PTE_HW_MASK
 	or	r5, r5, r4			/* TLBLO */
-	lwi	r4, r0, TOPHYS(mb_tlb_next)	/* victim */
-	bslli	r12, r4, 3
+	andi	r3, r6, TLBHI_SIZE(7)
+	xori	r3, r3, TLBHI_SIZE(TLB_SIZE_PAGE)
+	bnei	r3, 10f
+	ori	r11, r11, 1			/* a page: TID = PID, global or not */
+	lwi	r4, r0, TOPHYS(mb_tlb_next)	/* victim in [TLB_PAGE_FIRST, 64) */
+	addik	r3, r4, 1
+	xori	r12, r3, TLB_ENTRIES
+	bnei	r12, 11f
+	addik	r3, r0, TLB_PAGE_FIRST
+11:	swi	r3, r0, TOPHYS(mb_tlb_next)
+	bri	12f
+10:	lwi	r4, r0, TOPHYS(mb_tlb_next_block)	/* a block: victim in [first, TLB_PAGE_FIRST) */
+	addik	r3, r4, 1
+	xori	r12, r3, TLB_PAGE_FIRST
+	bnei	r12, 13f
+	lwi	r3, r0, TOPHYS(mb_tlb_first)
+13:	swi	r3, r0, TOPHYS(mb_tlb_next_block)
+12:	bslli	r12, r4, 3
 	swi	r6, r12, TOPHYS(mb_tlb_shadow)	/* shadow: TLBHI ... */
 	mfs	r3, rpid
 	beqi	r11, 6f
@@ -204,11 +234,6 @@ vec_hw:
 7:	mts	rtlbhi, r6
 8:	andi	r12, r12, TLB_ENTRIES - 1
 	mts	rtlbx, r12
-	addik	r4, r4, 1
-	xori	r5, r4, TLB_ENTRIES
-	bnei	r5, 9f
-	lwi	r4, r0, TOPHYS(mb_tlb_first)
-9:	swi	r4, r0, TOPHYS(mb_tlb_next)
 	lwi	r3, r0, TOPHYS(mb_scratch + S_R3)
 	lwi	r4, r0, TOPHYS(mb_scratch + S_R4)
 	lwi	r5, r0, TOPHYS(mb_scratch + S_R5)

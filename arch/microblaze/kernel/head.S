@@ -98,6 +98,8 @@ _start:
 	swi	r4, r0, TOPHYS(mb_tlb_shadow)
 	addik	r3, r0, 1
 	swi	r3, r0, TOPHYS(mb_tlb_first)
+	swi	r3, r0, TOPHYS(mb_tlb_next_block)
+	addik	r3, r0, TLB_PAGE_FIRST
 	swi	r3, r0, TOPHYS(mb_tlb_next)
 
 	/* 6. virtual mode: start_kernel(dtb_pa) on the boot stack */

@@ -2,7 +2,8 @@
  * ktests.c - in-kernel tests of MicroBlaze specifics: the timer interrupt
  * arrives and is counted, the optional exceptions are on, and the refill
  * handler loads a 16 MiB leaf of the linear map, and a 16 MiB hugetlb page
- * of a user address space, as one 16 MiB slot.
+ * of a user address space, as one 16 MiB slot, and keeps page-sized slots
+ * and blocks' slots in their own ranges.
  */
 #include "ktest.h"
 #include "printk.h"
@@ -78,6 +79,50 @@ KTEST(mb_refill_16m)
 	ktest_ok(huge_after == huge_before + 1,
 		 "two reads 15 MiB apart in the run at 0x%lx load one 16M slot (16M slots %u -> %u)",
 		 va, huge_before, huge_after);
+}
+
+extern char _text[], _end[];
+
+/*
+ * The refill handler replaces page-sized slots among [TLB_PAGE_FIRST, 64)
+ * and blocks' slots below (entry.S step 4): after a linear-map read loads
+ * a block slot, reads of up to 128 image pages (page-mapped, W^X) leave it
+ * where it was, and every slot the shadow holds is in its class's range.
+ */
+KTEST(mb_refill_classes)
+{
+	unsigned long lin = PAGE_OFFSET + 0x1000000UL, img = (unsigned long)_text & ~(PAGE_SIZE - 1);
+	unsigned long npages = ((unsigned long)_end - img) / PAGE_SIZE;
+	int blk = -1, wrong = 0;
+	u32 hi;
+
+	if (npages > 128)
+		npages = 128;
+	(void)*(volatile u32 *)(lin + 0x40);
+	for (int i = (int)mb_tlb_first; i < TLB_ENTRIES; i++) {
+		u32 h = mb_tlb_shadow[i].hi;
+		u32 size = 1u << (10 + 2 * ((h >> 7) & 7));
+
+		if ((h & TLBHI_V) && lin >= (h & TLBHI_TAG) && lin - (h & TLBHI_TAG) < size)
+			blk = i;
+	}
+	if (blk < 0 || ((mb_tlb_shadow[blk].hi >> 7) & 7) == TLB_SIZE_PAGE) {
+		ktest_ok(opt_linear_map != LINEAR_MAP_BLOCK, "# SKIP 0x%lx is not in a block slot", lin);
+		return;
+	}
+	hi = mb_tlb_shadow[blk].hi;
+	for (unsigned long k = 0; k < npages; k++)
+		(void)*(volatile u32 *)(img + k * PAGE_SIZE);
+	for (int i = (int)mb_tlb_first; i < TLB_ENTRIES; i++) {
+		u32 h = mb_tlb_shadow[i].hi;
+
+		if ((h & TLBHI_V) && ((((h >> 7) & 7) == TLB_SIZE_PAGE) != (i >= TLB_PAGE_FIRST)))
+			wrong++;
+	}
+	ktest_ok(blk < TLB_PAGE_FIRST && mb_tlb_shadow[blk].hi == hi,
+		 "the linear map's block slot %d (below %d) stays through %lu image page reads",
+		 blk, TLB_PAGE_FIRST, npages);
+	ktest_ok(wrong == 0, "every slot is in its class's range (%d outside)", wrong);
 }
 
 /*

@@ -15,7 +15,7 @@ struct mb_tlb_slot {
 };
 
 extern struct mb_tlb_slot mb_tlb_shadow[TLB_ENTRIES];
-extern u32 mb_tlb_first, mb_tlb_next;
+extern u32 mb_tlb_first, mb_tlb_next, mb_tlb_next_block;
 extern u32 mb_kernel_pgd_pa, mb_user_pgd_pa, mb_linear_offset, mb_kstack_top;
 extern char mb_boot_cmdline[];
 

@@ -7,7 +7,8 @@
  * one in mb_tlb_shadow before writing it. Everything that removes slots
  * (tlb_asm.S) finds them in the shadow: TLBHI is never read (in QEMU that
  * read overwrites PID). Slots below mb_tlb_first are pinned: the refill
- * handler never picks them and flushes never remove them.
+ * handler never picks them and flushes never remove them. Page-sized slots
+ * are refilled into [TLB_PAGE_FIRST, 64), larger ones (blocks) below it.
  */
 #include "types.h"
 #include "printk.h"
@@ -17,7 +18,8 @@
 /* Read by entry.S in real mode (through TOPHYS): keep them plain words. */
 struct mb_tlb_slot mb_tlb_shadow[TLB_ENTRIES];
 u32 mb_tlb_first;          /* first slot the refill handler may use */
-u32 mb_tlb_next;           /* next victim, round robin in [first, 64) */
+u32 mb_tlb_next;           /* next victim for a page, round robin in [TLB_PAGE_FIRST, 64) */
+u32 mb_tlb_next_block;     /* next victim for a block, round robin in [first, TLB_PAGE_FIRST) */
 u32 mb_kernel_pgd_pa;      /* root for VAs >= KERNEL_VA_START */
 u32 mb_user_pgd_pa;        /* root of the current user space, 0: none */
 u32 mb_kstack_top;         /* top of the running process's kernel stack, 0: none */
@@ -78,9 +80,7 @@ void mb_tlb_unpin_boot(void)
 {
 	u32 pinned = mb_tlb_first;
 
-	mb_tlb_first = 0;
-	if (mb_tlb_next < mb_tlb_first)
-		mb_tlb_next = 0;
+	mb_tlb_first = 0;   /* mb_tlb_next_block stays inside [0, TLB_PAGE_FIRST) */
 	for (u32 i = 0; i < pinned; i++)
 		if (mb_tlb_shadow[i].hi & TLBHI_V)
 			mb_tlb_remove(mb_tlb_shadow[i].hi & TLBHI_TAG, mb_tlb_shadow[i].hi & TLBHI_TAG);

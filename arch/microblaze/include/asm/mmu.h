@@ -49,6 +49,12 @@
 
 /* ---- UTLB ---- */
 #define TLB_ENTRIES   64
+/*
+ * The refill handler (entry.S) puts page-sized slots in [TLB_PAGE_FIRST, 64)
+ * and blocks (4 MiB, 16 MiB) below: 24 block slots hold a 256 MiB linear
+ * map (18) and a few huge pages.
+ */
+#define TLB_PAGE_FIRST 24
 #define TLBHI_TAG     0xfffffc00   /* effective page number */
 #define TLBHI_SIZE(c) ((c) << 7)   /* page size code */
 #define TLBHI_V       0x00000040   /* valid */

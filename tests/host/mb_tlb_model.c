@@ -571,9 +571,10 @@ unsigned mbm_valid_slots(void)
 
 /*
  * A slot whose tag is valid while its TLBLO is all zero translates its VA
- * range to physical 0, privileged read-only: an access that lands between
- * the two register writes (an instruction fetch, an interrupt on hardware)
- * would use it.
+ * range to physical 0, privileged read-only, no execute: an access that
+ * lands between the two register writes (an instruction fetch, an
+ * interrupt on hardware) would use it; a TLBLO = 0 written after a refill
+ * took the slot leaves it so for good.
  */
 static void check_torn(u32 i)
 {
@@ -581,7 +582,7 @@ static void check_torn(u32 i)
 
 	if (s->valid && s->lo == 0)
 		violation(MBM_TORN, "slot %u: valid tag 0x%08x (+0x%x) with TLBLO 0 maps physical 0 "
-			  "(TLBLO written before TLBHI cleared V)", i, s->tag, s->size);
+			  "(TLBLO = 0 written over a valid tag)", i, s->tag, s->size);
 }
 
 void mbm_mts_tlbx(u32 i)
@@ -876,14 +877,13 @@ static void shadow_load(u32 i)
 		translate(M.img_va + M.shadow_off + i * sizeof(mb_tlb_shadow[0]), MBM_READ, &pa, NULL);
 }
 
-/* Shadow first, then TLBX = i, TLBHI = 0 (V clear), TLBLO = 0. */
+/* Shadow first, then TLBX = i, TLBHI = 0 (V clear), nothing after (tlb_asm.S). */
 static void remove_slot(u32 i)
 {
 	mb_tlb_shadow[i].hi = 0;
 	mb_tlb_shadow[i].tid = 0;
 	mbm_mts_tlbx(i);
 	mbm_mts_tlbhi(0);
-	mbm_mts_tlblo(0);
 }
 
 /* tlb_asm.S REMOVE_SLOTS: every unpinned slot whose range meets [start, last]. */

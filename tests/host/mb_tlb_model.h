@@ -32,7 +32,8 @@
  *            one are still loaded; a misprogrammed 16 MiB run loaded
  *   SHADOW   the software shadow and the hardware slots disagree
  *   TORN     a slot with a valid tag and an all-zero TLBLO (it maps
- *            physical 0): a removal that wrote TLBLO before clearing V
+ *            physical 0): a removal that wrote TLBLO = 0 before clearing
+ *            V, or after a refill took the slot it had just cleared
  */
 #ifndef MB_TLB_MODEL_H
 #define MB_TLB_MODEL_H

@@ -660,15 +660,21 @@ static void test_model_shadow(void)
 	tap_ok(mbm_total_violations() == 0, "model: hardware and shadow agree again");
 }
 
-/* Removing a slot TLBLO first leaves a valid tag over TLBLO = 0 for an instant. */
+/*
+ * Removing a slot TLBLO first leaves a valid tag over TLBLO = 0 for an
+ * instant. Writing TLBLO = 0 after TLBHI = 0 tears a slot too when a refill
+ * comes in between and takes the same slot (the removal's own code page
+ * missed; the handler restores TLBX): so a removal ends with TLBHI = 0.
+ */
 static void test_model_torn_removal(void)
 {
+	unsigned long va = lm(ram_base + 16 * MiB);
 	int i;
 	struct mbm_slot s, t;
 
 	model_begin_bad();
-	slot_for(lm(ram_base + 16 * MiB));
-	mbm_matches(lm(ram_base + 16 * MiB), 0, &i);
+	slot_for(va);
+	mbm_matches(va, 0, &i);
 	mbm_slot_get(i, &s);
 	mbm_mts_tlbx((u32)i);
 	mbm_mts_tlblo(0);		/* the wrong order */
@@ -678,10 +684,23 @@ static void test_model_torn_removal(void)
 	mbm_hw_set_slot(i, s.hi, s.lo, s.tid);
 	mbm_clear_violations();
 	mbm_mts_tlbx((u32)i);
-	mbm_mts_tlbhi(0);		/* V first */
-	mbm_mts_tlblo(0);
+	mbm_mts_tlbhi(0);		/* V clear ... */
+	mb_tlb_next_block = (u32)i;
+	slot_for(va);			/* ... a refill takes slot i again, TLBX stays i ... */
+	mbm_mts_tlblo(0);		/* ... and this write tears it */
+	tap_ok(mbm_violations(MBM_TORN) == 1, "model: a refill between TLBHI = 0 and TLBLO = 0 into the same "
+	       "slot -> torn slot (%s)", mbm_last_violation());
+	mbm_hw_set_slot(i, s.hi, s.lo, s.tid);
+	mbm_clear_violations();
+	mbm_mts_tlbx((u32)i);
+	mbm_mts_tlbhi(0);		/* TLBHI = 0 as the last write */
 	mbm_slot_get(i, &t);
-	tap_ok(mbm_violations(MBM_TORN) == 0 && !t.valid, "model: TLBHI first, then TLBLO -> no torn slot");
+	tap_ok(!t.valid, "model: TLBHI = 0 alone empties the slot");
+	mb_tlb_next_block = (u32)i;
+	slot_for(va);
+	mbm_slot_get(i, &t);
+	tap_ok(mbm_violations(MBM_TORN) == 0 && t.valid && t.lo == s.lo,
+	       "model: the same refill after a removal that ends with TLBHI = 0 leaves a whole slot");
 	mbm_hw_set_slot(i, s.hi, s.lo, s.tid);
 }
 
@@ -1259,40 +1278,44 @@ static void test_mirror(void)
 }
 
 /*
- * The model removes slots TLBHI first (mb_tlb_model.c remove_slot); the
- * assembly must do the same: in every slot-clearing sequence of tlb_asm.S
- * and head.S, "mts rtlblo, r0" comes right after "mts rtlbhi, r0".
+ * The model removes slots as tlb_asm.S must (mb_tlb_model.c remove_slot):
+ * in tlb_asm.S, which runs in virtual mode where a refill can come between
+ * two writes, a removal is "mts rtlbhi, r0" and no TLBLO write at all; in
+ * head.S (real mode at boot, no refill) "mts rtlblo, r0" comes right after
+ * "mts rtlbhi, r0".
  */
 static void test_removal_order_in_asm(void)
 {
-	static const char *const files[] = { "arch/microblaze/kernel/tlb_asm.S",
-					     "arch/microblaze/kernel/head.S" };
-	int seqs = 0;
+	const char *tlb = read_text("arch/microblaze/kernel/tlb_asm.S");
+	const char *head = read_text("arch/microblaze/kernel/head.S"), *p;
+	int removals = 0, lo_writes = 0, head_seqs = 0;
 	bool ok = true;
 
-	for (unsigned f = 0; f < ARRAY_SIZE(files); f++) {
-		const char *src = read_text(files[f]), *p;
+	if (!tlb || !head) {
+		tap_ok(true, "# SKIP not run from the repository root");
+		return;
+	}
+	for (p = strstr(tlb, "mts\trtlbhi, r0"); p; p = strstr(p + 1, "mts\trtlbhi, r0"))
+		removals++;
+	for (p = strstr(tlb, "mts\trtlblo"); p; p = strstr(p + 1, "mts\trtlblo"))
+		lo_writes++;
+	for (p = strstr(head, "mts\trtlblo, r0"); p; p = strstr(p + 1, "mts\trtlblo, r0")) {
+		const char *prev = p - 1;
 
-		if (!src) {
-			tap_ok(true, "# SKIP not run from the repository root");
-			return;
-		}
-		for (p = strstr(src, "mts\trtlblo, r0"); p; p = strstr(p + 1, "mts\trtlblo, r0")) {
-			const char *prev = p - 1;
-
-			while (prev > src && prev[-1] != '\n')
-				prev--;				/* start of this line */
-			do
-				prev--;
-			while (prev > src && prev[-1] != '\n');	/* start of the line before */
-			seqs++;
-			if (!strstr(prev, "mts\trtlbhi, r0") || strstr(prev, "mts\trtlbhi, r0") > p) {
-				printf("# %s: TLBLO cleared before TLBHI\n", files[f]);
-				ok = false;
-			}
+		while (prev > head && prev[-1] != '\n')
+			prev--;				/* start of this line */
+		do
+			prev--;
+		while (prev > head && prev[-1] != '\n');	/* start of the line before */
+		head_seqs++;
+		if (!strstr(prev, "mts\trtlbhi, r0") || strstr(prev, "mts\trtlbhi, r0") > p) {
+			printf("# head.S: TLBLO cleared before TLBHI\n");
+			ok = false;
 		}
 	}
-	tap_ok(ok && seqs == 3, "tlb_asm.S and head.S clear TLBHI before TLBLO in all %d slot removals", seqs);
+	tap_ok(removals == 2 && lo_writes == 0, "tlb_asm.S: %d slot removals end with TLBHI = 0, %d TLBLO writes",
+	       removals, lo_writes);
+	tap_ok(ok && head_seqs == 1, "head.S clears TLBHI before TLBLO (%d sequence)", head_seqs);
 }
 
 

@@ -124,7 +124,9 @@ vec_break:
  *      its TID from PID, so the handler writes PID 0 around it. A
  *      page-sized slot takes the running PID as its TID even for a global
  *      (kernel) page: it then matches less often than it could, which is
- *      always safe, and no PID write is needed. In QEMU each PID write
+ *      always safe, and no PID write is needed (freeing the PID's ASID
+ *      removes such slots too, the removal code's own page among them:
+ *      tlb_asm.S says why a removal then ends with TLBHI = 0). In QEMU each PID write
  *      flushes every slot of the old PID page by page, so with a user's
  *      16 MiB hugetlb slots resident, a PID write on every kernel page
  *      refill made the hugetlb tests take minutes. (One ml605 fuzz seed of

@@ -2,8 +2,9 @@
  * ktests.c - in-kernel tests of MicroBlaze specifics: the timer interrupt
  * arrives and is counted, the optional exceptions are on, and the refill
  * handler loads a 16 MiB leaf of the linear map, and a 16 MiB hugetlb page
- * of a user address space, as one 16 MiB slot, and keeps page-sized slots
- * and blocks' slots in their own ranges.
+ * of a user address space, as one 16 MiB slot, keeps page-sized slots
+ * and blocks' slots in their own ranges, and a slot removal that the
+ * refill interrupts leaves no torn slot.
  */
 #include "ktest.h"
 #include "printk.h"
@@ -123,6 +124,57 @@ KTEST(mb_refill_classes)
 		 "the linear map's block slot %d (below %d) stays through %lu image page reads",
 		 blk, TLB_PAGE_FIRST, npages);
 	ktest_ok(wrong == 0, "every slot is in its class's range (%d outside)", wrong);
+}
+
+/*
+ * A slot removal that maps the page it runs from: clearing the slot's
+ * TLBHI makes the next fetch miss, and the refill may take the very slot
+ * being removed (when mb_tlb_next points at it). Whatever the removal
+ * writes after its TLBHI = 0 lands on the new slot; a TLBLO = 0 there
+ * leaves a valid tag over TLBLO = 0, and the next fetch from that page
+ * takes an instruction-storage exception, again and again. Set that up
+ * with mb_tlb_remove_tid()'s own page in a slot of a test PID, the round
+ * robin pointing at that slot, then remove the PID's slots: the refill
+ * must have taken the same slot, and no slot the shadow holds may have
+ * TLBLO = 0 (one that has is removed again, so the boot goes on).
+ */
+KTEST(mb_remove_refill_same_slot)
+{
+	unsigned long code = (unsigned long)mb_tlb_remove_tid & ~(PAGE_SIZE - 1);
+	unsigned long data = (unsigned long)mb_tlb_shadow & ~(PAGE_SIZE - 1);
+	u32 hi = (u32)code | TLBHI_V | TLBHI_SIZE(TLB_SIZE_PAGE), tid = 0xfe, old_pid = mfs(rpid);
+	int slot = -1, torn = 0;
+	bool same = false;
+
+	/* the loop's data page in a slot of TID 0, so removing TID tid keeps it */
+	mts(rpid, 0);
+	mb_tlb_flush_range(data, PAGE_SIZE, -1);
+	(void)*(volatile u32 *)data;
+	mts(rpid, tid);
+	mb_tlb_flush_range(code, PAGE_SIZE, -1);
+	(void)*(volatile u32 *)code;
+	for (int i = TLB_PAGE_FIRST; i < TLB_ENTRIES; i++)
+		if (mb_tlb_shadow[i].hi == hi && mb_tlb_shadow[i].tid == tid)
+			slot = i;
+	if (slot >= 0) {
+		mb_tlb_next = (u32)slot;
+		mb_tlb_remove_tid(tid);
+		same = mb_tlb_shadow[slot].hi == hi;
+	}
+	mts(rpid, old_pid);
+	for (int i = (int)mb_tlb_first; i < TLB_ENTRIES; i++) {
+		if (!(mb_tlb_shadow[i].hi & TLBHI_V))
+			continue;
+		mts(rtlbx, i);
+		if (mfs(rtlblo) == 0) {
+			torn++;
+			mb_tlb_shadow[i].hi = 0;
+			mts(rtlbhi, 0);
+		}
+	}
+	ktest_ok(same,
+		 "the refill during the removal took the removed slot %d again", slot);
+	ktest_ok(torn == 0, "no slot holds a valid tag over TLBLO = 0 (%d did)", torn);
 }
 
 /*

@@ -20,6 +20,8 @@ extern u32 mb_kernel_pgd_pa, mb_user_pgd_pa, mb_linear_offset, mb_kstack_top;
 extern char mb_boot_cmdline[];
 
 void mb_tlb_unpin_boot(void);
+void mb_tlb_remove(unsigned long start, unsigned long last);   /* tlb_asm.S */
+void mb_tlb_remove_tid(u32 tid);
 
 /* drivers/xps_timer.c: cycles since the last tick (interrupts masked). */
 u64 xps_timer_free_cycles(void);

@@ -25,8 +25,6 @@ u32 mb_user_pgd_pa;        /* root of the current user space, 0: none */
 u32 mb_kstack_top;         /* top of the running process's kernel stack, 0: none */
 u32 mb_linear_offset;      /* pa - va in the linear map, 0 until it is live */
 
-void mb_tlb_remove(unsigned long start, unsigned long last);
-void mb_tlb_remove_tid(u32 tid);
 void mb_bbm_asm(pteval_t *ptep, unsigned long n, pteval_t new_first, pteval_t oa_step,
 		unsigned long start, unsigned long last);
 

@@ -12,14 +12,23 @@
 /*
  * REMOVE_SLOTS start, last: for every slot i >= mb_tlb_first whose range
  * [tag, tag + size - 1] meets [start, last] (unsigned, inclusive): clear
- * shadow[i] FIRST, then TLBX = i, TLBHI = 0, TLBLO = 0. In this order a
- * refill that lands between the shadow and the slot can only leave the
- * shadow claiming a slot the hardware no longer has - harmless - never the
- * reverse. TLBHI goes before TLBLO: written the other way round, the slot
- * would for an instant hold a valid tag over TLBLO = 0, a translation of
- * its VA range to physical 0. The TLBHI write is also the one that makes
- * QEMU drop its cached translation of the old slot (it flushes what the
- * slot held before the write).
+ * shadow[i] FIRST, then TLBX = i, TLBHI = 0. In this order a refill that
+ * lands between the shadow and the slot can only leave the shadow claiming
+ * a slot the hardware no longer has - harmless - never the reverse.
+ *
+ * TLBHI = 0 (V clear) is the slot's last write: TLBLO is left as it was,
+ * as a slot without V translates nothing. A TLBLO = 0 after it would be
+ * wrong either way. Before the TLBHI write it leaves a valid tag over
+ * TLBLO = 0 for an instant, a translation of the slot's range to physical
+ * 0. After it, it can hit a new slot: when slot i maps the page this code
+ * runs from, the fetch after TLBHI = 0 misses, and the refill may take slot
+ * i itself (mb_tlb_next == i) and restore TLBX = i, so the TLBLO write
+ * would tear the fresh slot (a valid tag over TLBLO = 0: no execute, and
+ * the kernel's next fetch from its own page faults without end). That
+ * happened in a fuzz campaign once kernel page slots carried a PID (entry.S
+ * step 4), so that mb_tlb_remove_tid removes them too. The TLBHI write is
+ * also the one that makes QEMU drop its cached translation of the old
+ * slot (it flushes what the slot held before the write).
  * Clobbers r3, r4, r11, r12, r18 (r18 is the assembler temporary, free in
  * hand-written code that uses no macros needing it).
  */
@@ -46,8 +55,7 @@
 	swi	r0, r3, mb_tlb_shadow + 4
 	bsrli	r12, r3, 3
 	mts	rtlbx, r12
-	mts	rtlbhi, r0			/* V clear first ... */
-	mts	rtlblo, r0			/* ... then the output address */
+	mts	rtlbhi, r0			/* V clear: the slot's last write */
 3:	addik	r3, r3, 8
 	xori	r12, r3, TLB_ENTRIES * 8
 	bnei	r12, 1b
@@ -63,9 +71,11 @@ mb_tlb_remove:
 
 /*
  * void mb_tlb_remove_tid(u32 tid): remove every unpinned slot whose TID is
- * tid (an address space's PID), in the same order as REMOVE_SLOTS: shadow
- * first, then TLBX, TLBHI, TLBLO. Global slots (TID 0) are never matched
- * for a user PID. Clobbers r3, r4, r12.
+ * tid (an address space's PID), as REMOVE_SLOTS does: shadow first, then
+ * TLBX, then TLBHI = 0 and nothing after it. Its slots include page slots
+ * of kernel pages (entry.S gives a page slot the running PID), this code's
+ * own page among them. Global slots (TID 0) are never matched for a user
+ * PID. Clobbers r3, r4, r12.
  */
 	.globl	mb_tlb_remove_tid
 mb_tlb_remove_tid:
@@ -81,8 +91,7 @@ mb_tlb_remove_tid:
 	swi	r0, r3, mb_tlb_shadow + 4
 	bsrli	r12, r3, 3
 	mts	rtlbx, r12
-	mts	rtlbhi, r0			/* V clear first ... */
-	mts	rtlblo, r0			/* ... then the output address */
+	mts	rtlbhi, r0			/* V clear: the slot's last write */
 3:	addik	r3, r3, 8
 	xori	r12, r3, TLB_ENTRIES * 8
 	bnei	r12, 1b

@@ -4,8 +4,9 @@
 #             -DKFDT_LIBFUZZER): any blob; crashes, refusals without a message
 #             and disagreements with libfdt abort
 #   fuzz_mm   the address-space system calls on the fake machine
-#             (tests/host/fuzz_mm.c) with the page-table checks, the TLB model
-#             and a leak check as oracles
+#             (tests/host/fuzz_mm.c) with the page-table checks, the kernel's
+#             invariant checker (mm/mm_check.c, in fuzz_mm_check.c), the TLB
+#             model and a leak check as oracles
 # The corpora live in tests/host/corpus/<target>/.
 #   make fuzz-host [FUZZ_TIME=seconds per target, default 300] [FUZZ_MERGE=1]
 # fuzzes each target in turn, keeping new inputs in build/fuzz/<target>/ (with
@@ -25,10 +26,10 @@ fuzz_fdt_SRCS = tests/host/test_fdt.c
 fuzz_fdt_CFLAGS = -DKFDT_LIBFUZZER -Wno-unused-function
 fuzz_fdt_LIBS = -lfdt
 fuzz_fdt_DEPS = kernel/fdt.c
-fuzz_mm_SRCS = $(filter-out tests/host/test_mm_rules.c,$(mm_rules_SRCS)) tests/host/fuzz_mm.c
+fuzz_mm_SRCS = $(filter-out tests/host/test_mm_rules.c,$(mm_rules_SRCS)) tests/host/fuzz_mm.c tests/host/fuzz_mm_check.c
 fuzz_mm_CFLAGS = $(mm_rules_CFLAGS)
 fuzz_mm_LIBS =
-fuzz_mm_DEPS =
+fuzz_mm_DEPS = mm/mm_check.c
 
 .SECONDEXPANSION:
 build/host/fuzz_%: $$(fuzz_$$*_SRCS) $$(fuzz_$$*_DEPS) tests/host/host_env.c tests/host/fuzz-cov-ignore.txt \

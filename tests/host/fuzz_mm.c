@@ -12,6 +12,10 @@
  *   - vma_check() of every live mm, and its locked_vm count;
  *   - mm_oracle_pt_check(): every entry inside a VMA with compatible
  *     permissions, each page's count equal to its mappings;
+ *   - the kernel's own invariant checker, mm_check_report() (mm/mm_check.c,
+ *     built by fuzz_mm_check.c): the same questions asked by the code the
+ *     kernel runs with mm_check=1, and the counters the oracle above does
+ *     not know (hugetlb Rsvd/Free/Total, Committed_AS, THP, table pages);
  *   - the TLB model: every mapped page accessed, then no stale or
  *     conflicting translation and every TLBI completed;
  * and at the end, with every mm gone and the huge-page pool emptied, no
@@ -33,6 +37,8 @@
 #include "errno.h"
 #include "mman.h"
 #include "tlb_model.h"
+#include "mm_check.h"
+#include "fuzz_mm_check.h"
 
 #define P	PAGE_SIZE
 #define SMALL	0x10000000UL	/* 64 small pages from here */
@@ -63,6 +69,7 @@ static bool locked_ok(const struct mm *m)
 static void check(const char *what)
 {
 	struct mm *mms[2] = { mm, child };
+	static char check_buf[320];
 	const char *problem;
 	unsigned before = tlb_model_total_violations();
 
@@ -72,6 +79,9 @@ static void check(const char *what)
 	if (!locked_ok(mm) || (child && !locked_ok(child)))
 		fail(what, "locked_vm differs from the pages of VM_LOCKED VMAs");
 	problem = mm_oracle_pt_check(mms, child ? 2 : 1);
+	if (problem)
+		fail(what, problem);
+	problem = mm_check_report(mms, NULL, child ? 2 : 1, check_buf, sizeof(check_buf));
 	if (problem)
 		fail(what, problem);
 	tlb_model_check_idle();
@@ -308,6 +318,7 @@ static void start(void)
 	static bool hugetlb_ready;
 
 	env_boot();
+	fuzz_mm_check_forget();
 	if (!hugetlb_ready) {
 		hugetlb_init();
 		hugetlb_ready = true;
@@ -333,6 +344,7 @@ static void finish(void)
 	env_proc()->mm = NULL;
 	if (pool && (hugetlb_set_pool(pool, 0) != 0 || pool->resv != 0))
 		fail("exit", "huge pages still reserved or in use with every mm gone");
+	fuzz_mm_check_release();
 	if (env_pages_in_use() || env_user_pt_pages()) {
 		snprintf(why, sizeof(why), "%ld pages leaked (%ld user table pages)", env_pages_in_use(),
 			 env_user_pt_pages());
@@ -341,9 +353,11 @@ static void finish(void)
 }
 
 /*
- * FUZZ_MM_PLANT=refcount|leak plants a kernel bug for the self-test in
- * fuzz_replay.sh: an extra reference on the first page a fault maps, or a
- * page allocated and never freed. The oracles must then abort.
+ * FUZZ_MM_PLANT=refcount|leak|committed plants a kernel bug for the
+ * self-test in fuzz_replay.sh: an extra reference on the first page a fault
+ * maps, a page allocated and never freed, or a page of Committed_AS that no
+ * VMA accounts for (only the kernel's checker knows that counter). The
+ * oracles must then abort.
  */
 static void plant(void)
 {
@@ -358,6 +372,8 @@ static void plant(void)
 		return;
 	if (!strcmp(what_bug, "leak") && nops == 1)
 		alloc_pages(0, 0);
+	if (!strcmp(what_bug, "committed") && nops == 1)
+		vm_committed_pages++;
 	if (!strcmp(what_bug, "refcount")) {
 		phys_addr_t pa = mm_lookup(mm, SMALL);
 

@@ -111,7 +111,7 @@ static void count_file_page(struct hstate *h, struct page *pg, void *arg)
 		map_count[(pa - ENV_POOL_BASE) / P]++;
 }
 
-/* A page a shared anonymous mapping's object holds (env_object_pages()). */
+/* A page a shared anonymous mapping's object holds (memfd_for_each_page()). */
 static void count_object_page(struct page *pg, void *arg)
 {
 	(void)arg;
@@ -141,7 +141,7 @@ const char *mm_oracle_pt_check(struct mm *const *mms, int n)
 	for (int i = 0; i < n; i++)
 		walk_all(mms[i], check_entry, NULL);
 	hugetlb_file_pages(count_file_page, NULL, file_resv);
-	env_object_pages(count_object_page, NULL);
+	memfd_for_each_page(count_object_page, NULL);
 	check_counts();
 	return pt_problem[0] ? pt_problem : NULL;
 }

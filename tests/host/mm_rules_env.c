@@ -51,6 +51,17 @@ static unsigned long page_index(const struct page *pg)
 	return (unsigned long)i;
 }
 
+/* Dense page numbers, as mm/page_alloc.h has them: the pool's pages. */
+unsigned long page_frame_index(const struct page *pg)
+{
+	return page_index(pg);
+}
+
+unsigned long page_frame_count(void)
+{
+	return ENV_POOL_PAGES;
+}
+
 static void check_block(const struct page *pg, unsigned order, const char *what)
 {
 	if (!(pg->flags & PG_HEAD) || pg->order != order || pg->refcount <= 0)
@@ -342,7 +353,9 @@ static void env_object_release(struct vma_file *f)
 	free(o);
 }
 
-void env_object_pages(void (*fn)(struct page *pg, void *arg), void *arg)
+/* Each page an object holds: the kernel's memfd_for_each_page(), whose
+ * memfds are this machine's objects (the invariant checker's holders). */
+void memfd_for_each_page(void (*fn)(struct page *pg, void *arg), void *arg)
 {
 	for (struct env_object *o = env_objects; o; o = o->next)
 		for (u64 i = 0; i < (o->size + PAGE_SIZE - 1) / PAGE_SIZE; i++)

@@ -27,8 +27,9 @@ void env_boot(void);
 struct proc *env_proc(void);
 struct page;
 /* Each page the objects behind shared anonymous mappings hold
- * (mm_shmem_create() here), for the reference-count check. */
-void env_object_pages(void (*fn)(struct page *pg, void *arg), void *arg);
+ * (mm_shmem_create() here), for the reference-count checks: the kernel's
+ * memfd_for_each_page() (kernel/memfd.h), defined by the fake machine. */
+void memfd_for_each_page(void (*fn)(struct page *pg, void *arg), void *arg);
 
 /* Pages allocated from the pool and not freed; user page-table pages. */
 long env_pages_in_use(void);

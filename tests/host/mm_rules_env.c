@@ -25,6 +25,7 @@
 #include "proc.h"
 #include "memfd.h"
 #include "filemap.h"
+#include "page_tree.h"
 #include "tlb_model.h"
 
 /* ---- the page pool ---- */
@@ -296,13 +297,15 @@ struct proc *env_proc(void)
 
 /*
  * The object behind shared anonymous memory (mm_shmem_create(), which
- * kernel/memfd.c provides in the kernel): the same contract, a host array of
- * pages, a page allocated at the first touch below size.
+ * kernel/memfd.c provides in the kernel): the same contract and the same
+ * index, the kernel's sparse page tree (mm/page_tree.c), so an object of
+ * any size costs only the pages touched and the nodes above them, all from
+ * the pool; a page is allocated at the first touch below size.
  */
 struct env_object {
 	struct vma_file vf;	/* first: container of the vma_file */
 	u64 size;
-	struct page **pages;
+	struct page_tree pages;	/* page index -> page, NULL for a hole */
 	struct env_object *prev, *next;	/* every live object */
 };
 
@@ -313,22 +316,35 @@ static struct env_object *env_object(struct vma_file *f)
 	return (struct env_object *)f;
 }
 
+static bool env_object_inside(const struct env_object *o, u64 pgoff)
+{
+	return pgoff < (o->size + PAGE_SIZE - 1) / PAGE_SIZE;
+}
+
+/* The page at pgoff, allocated (zeroed) at the first touch; NULL past the
+ * end or when out of memory (a page or a tree node). */
 static struct page *env_object_page(struct vma_file *f, u64 pgoff)
 {
 	struct env_object *o = env_object(f);
+	struct page *pg;
 
-	if (pgoff >= (o->size + PAGE_SIZE - 1) / PAGE_SIZE)
+	if (!env_object_inside(o, pgoff))
 		return NULL;
-	if (!o->pages[pgoff])
-		o->pages[pgoff] = alloc_pages(GFP_ZERO, 0);
-	return o->pages[pgoff];
+	pg = page_tree_get(&o->pages, pgoff);
+	if (pg || !(pg = alloc_pages(GFP_ZERO, 0)))
+		return pg;
+	if (!page_tree_insert(&o->pages, pgoff, pg)) {
+		page_put(pg);
+		return NULL;
+	}
+	return pg;
 }
 
 static bool env_object_cached(struct vma_file *f, u64 pgoff)
 {
 	struct env_object *o = env_object(f);
 
-	return pgoff < (o->size + PAGE_SIZE - 1) / PAGE_SIZE && o->pages[pgoff];
+	return env_object_inside(o, pgoff) && page_tree_get(&o->pages, pgoff);
 }
 
 static u64 env_object_size(struct vma_file *f)
@@ -336,14 +352,26 @@ static u64 env_object_size(struct vma_file *f)
 	return env_object(f)->size;
 }
 
+/* page_tree_take()'s hand-over of a page the object lets go of. */
+static void env_object_drop(u64 idx, struct page *pg, void *arg)
+{
+	(void)idx;
+	(void)arg;
+	page_put(pg);
+}
+
+/* The same for a hole punch: the page leaves every mapping first. */
+static void env_object_drop_unmapped(u64 idx, struct page *pg, void *arg)
+{
+	mm_unmap_file_page(arg, idx, pg);
+	page_put(pg);
+}
+
 static void env_object_release(struct vma_file *f)
 {
 	struct env_object *o = env_object(f);
 
-	for (u64 i = 0; i < (o->size + PAGE_SIZE - 1) / PAGE_SIZE; i++)
-		if (o->pages[i])
-			page_put(o->pages[i]);
-	free(o->pages);
+	page_tree_take(&o->pages, 0, ~0ull, env_object_drop, NULL);	/* frees the nodes too */
 	if (o->prev)
 		o->prev->next = o->next;
 	else
@@ -354,25 +382,23 @@ static void env_object_release(struct vma_file *f)
 }
 
 /* Each page an object holds: the kernel's memfd_for_each_page(), whose
- * memfds are this machine's objects (the invariant checker's holders). */
+ * memfds are this machine's objects (the invariant checker's holders),
+ * with the same check of each index. */
 void memfd_for_each_page(void (*fn)(struct page *pg, void *arg), void *arg)
 {
 	for (struct env_object *o = env_objects; o; o = o->next)
-		for (u64 i = 0; i < (o->size + PAGE_SIZE - 1) / PAGE_SIZE; i++)
-			if (o->pages[i])
-				fn(o->pages[i], arg);
+		if (!page_tree_for_each_page(&o->pages, fn, arg))
+			panic("mm_rules_env: object %p: its page index is inconsistent (%llu pages counted)",
+			      (void *)o, (unsigned long long)o->pages.nr);
 }
 
+/* A hole punch (MADV_REMOVE): whole pages leave the object and every
+ * mapping, the parts of pages at the ends are zeroed, as memfd_punch(). */
 static void env_object_punch(struct vma_file *f, u64 off, u64 end)
 {
 	struct env_object *o = env_object(f);
 
-	for (u64 i = (off + PAGE_SIZE - 1) / PAGE_SIZE; i < end / PAGE_SIZE && i * PAGE_SIZE < o->size; i++)
-		if (o->pages[i]) {
-			mm_unmap_file_page(f, i, o->pages[i]);
-			page_put(o->pages[i]);
-			o->pages[i] = NULL;
-		}
+	page_tree_punch(&o->pages, off, MIN(end, o->size), env_object_drop_unmapped, f);
 }
 
 static const struct vma_file_ops env_object_ops = {
@@ -387,10 +413,8 @@ struct vma_file *mm_shmem_create(u64 size)
 {
 	struct env_object *o = calloc(1, sizeof(*o));
 
-	if (!o || !(o->pages = calloc((size + PAGE_SIZE - 1) / PAGE_SIZE, sizeof(*o->pages)))) {
-		free(o);
+	if (!o)
 		return NULL;
-	}
 	o->vf.refs = 1;
 	o->vf.ops = &env_object_ops;
 	o->size = size;

@@ -3,8 +3,9 @@
 # rule tables (mseal MS-*, mprotect MP-*, ...): the real sys_mm.c, mm.c,
 # vma.c, hugetlb.c, thp.c, slab.c, page index (page_tree.c) and page-table
 # core, on the fake arch with the TLB model, a fake page allocator and one
-# fake process (tests/host/mm_rules_env.c). arch/arm64/include supplies only the headers
-# the fake arch lacks (asm/context.h, asm/ptrace.h for kernel/proc.h).
+# fake process (tests/host/mm_rules_env.c). arch/arm64/include supplies only
+# the headers the fake arch lacks (asm/context.h, asm/ptrace.h for
+# kernel/proc.h).
 HOST_TESTS += mm_rules
 mm_rules_SRCS := kernel/sys_mm.c mm/mmap.c mm/commit.c mm/mremap.c mm/mprotect.c mm/madvise.c mm/mseal.c mm/mlock.c mm/mincore.c mm/msync.c mm/mm.c mm/vma.c mm/slab.c mm/fail_alloc.c mm/hugetlb.c mm/thp.c mm/filemap.c mm/page_tree.c \
 	mm/pgtable.c mm/pte_update.c tests/host/tlb_model.c tests/host/mm_rules_env.c tests/host/mm_oracle.c \
